@@ -1,0 +1,75 @@
+/// A subscriber that hides the type of the subscriber it wraps, or is made from closures.
+///
+/// ```swift
+/// let printer = AnySubscriber<Int, Never>(
+///     receiveSubscription: { $0.request(.unlimited) },
+///     receiveValue: { print($0); return .none },
+///     receiveCompletion: { print($0) })
+/// [1, 2].publisher.subscribe(printer)
+/// ```
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+    @usableFromInline let receiveSubscriptionBody: ((any Subscription) -> Void)?
+    @usableFromInline let receiveValueBody: ((Input) -> Subscribers.Demand)?
+    @usableFromInline let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
+    private let descriptionBody: () -> String
+
+    /// The identifier of the wrapped subscriber, or a new one for closure-based subscribers.
+    public let combineIdentifier: CombineIdentifier
+
+    /// Wraps `subscriber`. Wrapping an `AnySubscriber` does not add a second layer.
+    public init<S: Subscriber>(_ subscriber: S) where S.Input == Input, S.Failure == Failure {
+        if let erased = subscriber as? AnySubscriber<Input, Failure> {
+            self = erased
+            return
+        }
+        combineIdentifier = subscriber.combineIdentifier
+        receiveSubscriptionBody = subscriber.receive(subscription:)
+        receiveValueBody = subscriber.receive(_:)
+        receiveCompletionBody = subscriber.receive(completion:)
+        descriptionBody = { String(describing: subscriber) }
+    }
+
+    /// A subscriber that forwards every value and completion to `subject`.
+    ///
+    /// The upstream subscription goes to the subject's ``Subject/send(subscription:)``.
+    public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
+        self.init(
+            receiveSubscription: { subject.send(subscription: $0) },
+            receiveValue: { subject.send($0); return .none },
+            receiveCompletion: { subject.send(completion: $0) })
+    }
+
+    /// A subscriber made of closures; a missing closure means "do nothing" (and no demand).
+    public init(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+    ) {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionBody = receiveSubscription
+        receiveValueBody = receiveValue
+        receiveCompletionBody = receiveCompletion
+        descriptionBody = { "Anonymous AnySubscriber" }
+    }
+
+    /// The wrapped subscriber's description.
+    public var description: String { descriptionBody() }
+
+    /// Forwards the subscription.
+    @inlinable
+    public func receive(subscription: any Subscription) {
+        receiveSubscriptionBody?(subscription)
+    }
+
+    /// Forwards the value and returns the wrapped subscriber's demand.
+    @inlinable
+    public func receive(_ input: Input) -> Subscribers.Demand {
+        receiveValueBody?(input) ?? .none
+    }
+
+    /// Forwards the completion.
+    @inlinable
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        receiveCompletionBody?(completion)
+    }
+}

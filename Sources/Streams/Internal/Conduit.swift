@@ -1,0 +1,188 @@
+import Synchronization
+
+/// One subscriber's connection to a source that pushes values (a subject, a future, a
+/// multicast): it keeps the subscriber's demand and delivers signals to it one at a time.
+///
+/// Signals are never delivered while the lock is held. A thread that finds another thread
+/// delivering leaves its signal in the queue, and the delivering thread drains the queue before
+/// it returns (rule 3 without a lock around the call-out, rule 6 without recursion).
+package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Sendable {
+    package init() {}
+
+    /// Delivers `value` if the subscriber has demand; otherwise applies the conduit's policy.
+    package func offer(_ value: Output) { fatalError("abstract") }
+    /// Ends the stream for this subscriber.
+    ///
+    /// With `afterPendingValue`, a value kept for later demand is delivered before the completion.
+    package func finish(_ completion: Subscribers.Completion<Failure>, afterPendingValue: Bool = false) {
+        fatalError("abstract")
+    }
+    /// Hands the subscriber this conduit as its subscription, then delivers anything that arrived
+    /// in the meantime.
+    package func start() { fatalError("abstract") }
+    /// Adds demand.
+    package func request(_ demand: Subscribers.Demand) { fatalError("abstract") }
+    /// Detaches the subscriber.
+    package func cancel() { fatalError("abstract") }
+}
+
+/// What a conduit does with a value offered while its subscriber has no demand.
+package enum NoDemandPolicy: Sendable {
+    /// Drop it (``PassthroughSubject``).
+    case drop
+    /// Keep the latest one and deliver it as soon as demand arrives (``CurrentValueSubject``,
+    /// ``Future``).
+    case keepLatest
+}
+
+package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable {
+    package typealias Output = Downstream.Input
+    package typealias Failure = Downstream.Failure
+
+    // `lock` protects every stored property below; `downstream` is nil once the conduit has
+    // completed or been cancelled.
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var demand = Subscribers.Demand.none
+    private var queue: [Output] = []
+    private var queueHead = 0
+    private var latest: Output?
+    private var pendingCompletion: Subscribers.Completion<Failure>?
+    private var isDelivering = true  // until `start()` has handed over the subscription
+    private var onTermination: (() -> Void)?
+    private let policy: NoDemandPolicy
+
+    /// - Parameters:
+    ///   - initialValue: with `.keepLatest`, a value to deliver on the first demand.
+    ///   - onTermination: called once, outside the lock, after cancel.
+    package init(
+        _ downstream: Downstream,
+        policy: NoDemandPolicy,
+        initialValue: Output? = nil,
+        onTermination: (() -> Void)? = nil
+    ) {
+        self.downstream = downstream
+        self.policy = policy
+        self.latest = initialValue
+        self.onTermination = onTermination
+    }
+
+    /// Sets what runs once, outside the lock, when the subscriber cancels.
+    package func setOnTermination(_ body: @escaping () -> Void) {
+        lock.withLock { onTermination = body }
+    }
+
+    override package func start() {
+        lock.lock()
+        guard let downstream else { lock.unlock(); return }
+        lock.unlock()
+        downstream.receive(subscription: self)
+        drain(with: downstream, newDemand: .none)
+    }
+
+    override package func offer(_ value: Output) {
+        lock.lock()
+        guard let downstream, pendingCompletion == nil else { lock.unlock(); return }
+        if demand == .none {
+            if policy == .keepLatest { latest = value }
+            lock.unlock()
+            return
+        }
+        demand -= 1
+        if isDelivering {
+            queue.append(value)
+            lock.unlock()
+            return
+        }
+        isDelivering = true
+        lock.unlock()
+        let more = downstream.receive(value)
+        drain(with: downstream, newDemand: more)
+    }
+
+    override package func finish(_ completion: Subscribers.Completion<Failure>, afterPendingValue: Bool = false) {
+        lock.lock()
+        guard let downstream, pendingCompletion == nil else { lock.unlock(); return }
+        if !afterPendingValue { latest = nil }
+        if isDelivering || latest != nil {
+            pendingCompletion = completion
+            lock.unlock()
+            return
+        }
+        self.downstream = nil
+        let termination = onTermination
+        onTermination = nil
+        lock.unlock()
+        _ = termination  // released here, outside the lock
+        downstream.receive(completion: completion)
+    }
+
+    override package func request(_ newDemand: Subscribers.Demand) {
+        guard newDemand > 0 else { return }
+        lock.lock()
+        guard let downstream else { lock.unlock(); return }
+        demand += newDemand
+        if isDelivering || latest == nil {
+            lock.unlock()
+            return
+        }
+        isDelivering = true
+        lock.unlock()
+        drain(with: downstream, newDemand: .none)
+    }
+
+    override package func cancel() {
+        lock.lock()
+        let released = downstream
+        downstream = nil
+        queue = []
+        queueHead = 0
+        latest = nil
+        pendingCompletion = nil
+        let termination = onTermination
+        onTermination = nil
+        lock.unlock()
+        withExtendedLifetime(released) {}
+        termination?()
+    }
+
+    /// Delivers whatever is waiting, one signal at a time, until nothing can be delivered.
+    /// Called only by the thread that set `isDelivering`.
+    private func drain(with downstream: Downstream, newDemand: Subscribers.Demand) {
+        var more = newDemand
+        while true {
+            lock.lock()
+            guard self.downstream != nil else { lock.unlock(); return }
+            demand += more
+            more = .none
+            if queueHead < queue.count {
+                let value = queue[queueHead]
+                queueHead += 1
+                if queueHead == queue.count { queue.removeAll(keepingCapacity: true); queueHead = 0 }
+                lock.unlock()
+                more = downstream.receive(value)
+                continue
+            }
+            if let value = latest, demand > 0 {
+                latest = nil
+                demand -= 1
+                lock.unlock()
+                more = downstream.receive(value)
+                continue
+            }
+            if let completion = pendingCompletion, latest == nil {
+                self.downstream = nil
+                pendingCompletion = nil
+                let termination = onTermination
+                onTermination = nil
+                lock.unlock()
+                _ = termination
+                downstream.receive(completion: completion)
+                return
+            }
+            isDelivering = false
+            lock.unlock()
+            return
+        }
+    }
+}

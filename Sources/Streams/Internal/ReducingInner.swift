@@ -1,0 +1,130 @@
+/// What an operator built on ``ReducingInner`` does with one upstream value.
+package enum ReduceStep<Failure: Error> {
+    /// Keep accumulating.
+    case `continue`
+    /// The result is known: cancel upstream and deliver it.
+    case finish
+    /// Cancel upstream and fail.
+    case fail(Failure)
+}
+
+/// The per-subscriber state of an operator that consumes its whole upstream and delivers at most
+/// one value at the end (`reduce`, `collect`, `count`, `last`, `min`, `contains`, …).
+///
+/// It requests unlimited values from upstream as soon as it is subscribed, and holds the result
+/// until downstream has asked for a value. Subclasses override ``accumulate(_:)`` and
+/// ``result``; upstream signals are serial, so they may keep their state in plain properties.
+package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+    package typealias Output = Downstream.Input
+
+    private enum Status {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case waitingForDemand(Output)
+        case terminated
+    }
+
+    // `lock` protects `status`, `downstream` and `hasDownstreamDemand`.
+    private let lock = Lock()
+    private var status = Status.awaitingSubscription
+    private var downstream: Downstream?
+    private var hasDownstreamDemand = false
+
+    package init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    /// Folds one upstream value into the accumulated state.
+    package func accumulate(_ input: Input) -> ReduceStep<Downstream.Failure> {
+        fatalError("ReducingInner.accumulate(_:) is abstract")
+    }
+
+    /// The value to deliver when the stream finishes, or `nil` to finish without one.
+    package var result: Output? { fatalError("ReducingInner.result is abstract") }
+
+    /// Converts upstream's failure to downstream's failure type.
+    package func mapFailure(_ error: UpstreamFailure) -> Downstream.Failure {
+        if let same = error as? Downstream.Failure { return same }
+        fatalError("ReducingInner.mapFailure(_:) must be overridden when failure types differ")
+    }
+
+    package func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = status, let downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        status = .subscribed(subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
+        subscription.request(.unlimited)
+    }
+
+    package func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed(let upstream) = status else { lock.unlock(); return .none }
+        lock.unlock()
+        switch accumulate(input) {
+        case .continue:
+            return .none
+        case .finish:
+            upstream.cancel()
+            end(.finished)
+        case .fail(let error):
+            upstream.cancel()
+            end(.failure(error))
+        }
+        return .none
+    }
+
+    package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        switch completion {
+        case .finished: end(.finished)
+        case .failure(let error): end(.failure(mapFailure(error)))
+        }
+    }
+
+    private func end(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        let value: Output? = if case .finished = completion { result } else { nil }
+        lock.lock()
+        guard case .subscribed = status, let downstream else { lock.unlock(); return }
+        if let value, !hasDownstreamDemand {
+            status = .waitingForDemand(value)
+            lock.unlock()
+            return
+        }
+        status = .terminated
+        self.downstream = nil
+        lock.unlock()
+        if let value { _ = downstream.receive(value) }
+        downstream.receive(completion: completion)
+    }
+
+    package func request(_ demand: Subscribers.Demand) {
+        guard demand > 0 else { return }
+        lock.lock()
+        guard case .waitingForDemand(let value) = status, let downstream else {
+            hasDownstreamDemand = true
+            lock.unlock()
+            return
+        }
+        status = .terminated
+        self.downstream = nil
+        lock.unlock()
+        _ = downstream.receive(value)
+        downstream.receive(completion: .finished)
+    }
+
+    package func cancel() {
+        lock.lock()
+        let upstream: (any Subscription)?
+        if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
+        status = .terminated
+        let released = downstream
+        downstream = nil
+        lock.unlock()
+        withExtendedLifetime(released) {}
+        upstream?.cancel()
+    }
+}

@@ -1,0 +1,41 @@
+/// Delivers one value and then `.finished` on the first positive demand
+/// (``Just``, ``Optional/Publisher``, ``Result/Publisher``).
+final class SingleValueSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+    // `lock` protects `downstream`, which is taken out exactly once, by the first positive
+    // request or by cancel.
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private let value: Downstream.Input
+
+    init(_ value: Downstream.Input, downstream: Downstream) {
+        self.value = value
+        self.downstream = downstream
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > 0 else { return }
+        lock.lock()
+        guard let downstream else { lock.unlock(); return }
+        self.downstream = nil
+        lock.unlock()
+        _ = downstream.receive(value)
+        downstream.receive(completion: .finished)
+    }
+
+    func cancel() {
+        lock.lock()
+        let released = downstream
+        downstream = nil
+        lock.unlock()
+        withExtendedLifetime(released) {}
+    }
+}
+
+extension Subscriber {
+    /// Sends an empty subscription followed by `completion`: the whole life of a publisher that
+    /// ends before producing anything.
+    func receiveImmediateCompletion(_ completion: Subscribers.Completion<Failure>) {
+        receive(subscription: Subscriptions.empty)
+        receive(completion: completion)
+    }
+}

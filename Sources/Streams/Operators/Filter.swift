@@ -1,0 +1,60 @@
+extension Publisher {
+    /// Passes on only the values for which `isIncluded` returns `true`.
+    ///
+    /// A value that is filtered out does not use up the subscriber's demand: upstream is asked
+    /// for another in its place.
+    ///
+    /// ```swift
+    /// let cancellable = (1...6).publisher
+    ///     .filter { $0.isMultiple(of: 2) }
+    ///     .sink { print($0) }   // 2, 4, 6
+    /// ```
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    }
+}
+
+extension Publishers {
+    /// A publisher that passes on the upstream values that satisfy a predicate.
+    public struct Filter<Upstream: Publisher>: Publisher {
+        /// Upstream's output type.
+        public typealias Output = Upstream.Output
+        /// Upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are filtered.
+        public let upstream: Upstream
+        /// The predicate a value must satisfy to be passed on.
+        public let isIncluded: (Upstream.Output) -> Bool
+
+        /// Creates a filter of `upstream`.
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Attaches `subscriber` through the predicate.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+        }
+    }
+}
+
+extension Publishers.Filter {
+    // Forwards the upstream subscription itself; a dropped value returns `.max(1)` so that the
+    // subscriber's demand is not used up by it.
+    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        let downstream: Downstream
+        let isIncluded: (Output) -> Bool
+        let combineIdentifier = CombineIdentifier()
+
+        var description: String { "Filter" }
+
+        func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+        func receive(_ input: Output) -> Subscribers.Demand {
+            isIncluded(input) ? downstream.receive(input) : .max(1)
+        }
+        func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    }
+}

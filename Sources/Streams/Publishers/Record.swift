@@ -1,0 +1,72 @@
+/// A publisher that replays a recorded list of values and a completion to each subscriber.
+///
+/// ```swift
+/// let record = Record<Int, Never> { recording in
+///     recording.receive(1)
+///     recording.receive(2)
+///     recording.receive(completion: .finished)
+/// }
+/// ```
+public struct Record<Output, Failure: Error>: Publisher {
+    /// The values and completion this publisher replays.
+    public let recording: Recording
+
+    /// Creates a record by filling in a recording.
+    public init(record: (inout Recording) -> Void) {
+        var recording = Recording()
+        record(&recording)
+        self.recording = recording
+    }
+
+    /// Creates a record from an existing recording.
+    public init(recording: Recording) { self.recording = recording }
+
+    /// Creates a record of `output` followed by `completion`.
+    public init(output: [Output], completion: Subscribers.Completion<Failure>) {
+        self.init(recording: Recording(output: output, completion: completion))
+    }
+
+    /// Replays the values within demand, then the completion.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        SequenceSubscription.start(recording.output, completion: recording.completion, downstream: subscriber)
+    }
+
+    /// A list of values followed by a completion.
+    public struct Recording {
+        /// The recorded values.
+        public private(set) var output: [Output]
+        /// The recorded completion (`.finished` until one is recorded).
+        public private(set) var completion: Subscribers.Completion<Failure>
+        private var isComplete: Bool
+
+        /// An empty, open recording.
+        public init() {
+            output = []
+            completion = .finished
+            isComplete = false
+        }
+
+        /// A finished recording of `output` and `completion`.
+        public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
+            self.output = output
+            self.completion = completion
+            self.isComplete = true
+        }
+
+        /// Records a value. Recording after the completion is a programming error.
+        public mutating func receive(_ input: Output) {
+            precondition(!isComplete, "Record.Recording: a value was recorded after the completion")
+            output.append(input)
+        }
+
+        /// Records the completion. Recording a second one is a programming error.
+        public mutating func receive(completion: Subscribers.Completion<Failure>) {
+            precondition(!isComplete, "Record.Recording: a second completion was recorded")
+            self.completion = completion
+            isComplete = true
+        }
+    }
+}
+
+extension Record.Recording: Sendable where Output: Sendable, Failure: Sendable {}
+extension Record: Sendable where Output: Sendable, Failure: Sendable {}

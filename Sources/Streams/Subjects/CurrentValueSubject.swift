@@ -1,0 +1,40 @@
+/// A subject that holds a current value: each subscriber receives it on its first demand, then
+/// every later value.
+///
+/// A subscriber without demand does not lose the latest value: it receives the newest one as
+/// soon as it requests.
+///
+/// ```swift
+/// let count = CurrentValueSubject<Int, Never>(0)
+/// let cancellable = count.sink { print($0) }   // 0
+/// count.value += 1                             // 1
+/// ```
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    // All mutable state, the current value included, lives in `core`, which has its own lock.
+    private let core: SubjectCore<Output, Failure>
+
+    /// Creates a subject whose current value is `value`.
+    public init(_ value: Output) {
+        core = SubjectCore(current: value)
+    }
+
+    /// The current value. Setting it sends the new value to subscribers.
+    public var value: Output {
+        get { core.currentValue! }
+        set { send(newValue) }
+    }
+
+    /// Attaches `subscriber`, which receives the current value on its first demand.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.attach(subscriber)
+    }
+
+    /// Makes `value` current and sends it to subscribers. Ignored after completion.
+    public func send(_ value: Output) { core.send(value) }
+
+    /// Ends the stream for every current and future subscriber.
+    public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
+
+    /// Requests unlimited values from an upstream this subject was subscribed to.
+    public func send(subscription: any Subscription) { core.send(subscription: subscription) }
+}

@@ -1,0 +1,113 @@
+/// A property wrapper that publishes its property: `$property` is a publisher of the current
+/// value followed by every new value.
+///
+/// As in Combine, subscribers receive a new value *before* the property changes (in `willSet`),
+/// and an ``ObservableObject`` that owns the property sends `objectWillChange` first.
+///
+/// ```swift
+/// final class Counter: ObservableObject {
+///     @Published var count = 0
+/// }
+/// let counter = Counter()
+/// let cancellable = counter.$count.sink { print($0) }   // 0
+/// counter.count += 1                                    // 1
+/// ```
+@propertyWrapper
+public struct Published<Value> {
+    private let storage: Storage
+
+    /// Creates the property with its initial value.
+    public init(wrappedValue: Value) {
+        storage = Storage(wrappedValue)
+    }
+
+    /// Creates the property with its initial value.
+    public init(initialValue: Value) {
+        self.init(wrappedValue: initialValue)
+    }
+
+    /// The property's value. Setting it notifies `objectWillChange`, then the publisher.
+    public var wrappedValue: Value {
+        get { storage.value }
+        nonmutating set { storage.set(newValue) }
+    }
+
+    /// A publisher of the current value and every later one.
+    ///
+    /// The setter exists so that `&$property` can be passed to ``Publisher/assign(to:)``.
+    public var projectedValue: Publisher {
+        get { Publisher(storage: storage) }
+        // swiftlint:disable:next unused_setter_value
+        set {}
+    }
+
+    /// The publisher behind `$property`.
+    public struct Publisher: Streams.Publisher {
+        /// The property's type.
+        public typealias Output = Value
+        /// It cannot fail.
+        public typealias Failure = Never
+
+        fileprivate let storage: Storage
+
+        /// Attaches `subscriber`; it receives the current value on its first demand.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+            storage.subject.subscribe(subscriber)
+        }
+    }
+
+    /// The property's state, shared by the wrapper and its publisher. Like the object that owns
+    /// the property, it is meant to be used from one thread at a time.
+    fileprivate final class Storage {
+        var value: Value
+        private var lazySubject: CurrentValueSubject<Value, Never>?
+        var objectWillChange: ObservableObjectPublisher?
+        var assignment: AnyCancellable?
+
+        init(_ value: Value) { self.value = value }
+
+        var subject: CurrentValueSubject<Value, Never> {
+            if let lazySubject { return lazySubject }
+            let subject = CurrentValueSubject<Value, Never>(value)
+            lazySubject = subject
+            return subject
+        }
+
+        func set(_ newValue: Value) {
+            objectWillChange?.send()
+            lazySubject?.send(newValue)
+            value = newValue
+        }
+    }
+}
+
+extension Published: ObjectWillChangeSharing {
+    func shareObjectWillChange(_ candidate: ObservableObjectPublisher?) -> ObservableObjectPublisher {
+        if let existing = storage.objectWillChange { return existing }
+        let publisher = candidate ?? ObservableObjectPublisher()
+        storage.objectWillChange = publisher
+        return publisher
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Republishes every value through a `@Published` property, for as long as that property
+    /// lives.
+    ///
+    /// ```swift
+    /// final class ViewModel: ObservableObject {
+    ///     @Published var total = 0
+    ///     init(prices: some Publisher<Int, Never>) {
+    ///         prices.scan(0, +).assign(to: &$total)
+    ///     }
+    /// }
+    /// ```
+    public func assign(to published: inout Published<Output>.Publisher) {
+        let storage = published.storage
+        let sink = Subscribers.Sink<Output, Never>(receiveCompletion: { _ in }) { [weak storage] value in
+            storage?.set(value)
+        }
+        storage.assignment = AnyCancellable(sink)
+        subscribe(sink)
+    }
+}

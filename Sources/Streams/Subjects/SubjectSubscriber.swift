@@ -1,0 +1,43 @@
+/// Feeds a subject from an upstream publisher (``Publisher/subscribe(_:)-(Subject)``).
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, @unchecked Sendable {
+    // `lock` protects `subject` and `upstream`; both are released on completion or cancel.
+    private let lock = Lock()
+    private var subject: Downstream?
+    private var upstream: (any Subscription)?
+
+    init(_ subject: Downstream) { self.subject = subject }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard upstream == nil, let subject else { lock.unlock(); subscription.cancel(); return }
+        upstream = subscription
+        lock.unlock()
+        subject.send(subscription: subscription)
+    }
+
+    func receive(_ input: Downstream.Output) -> Subscribers.Demand {
+        lock.lock()
+        let subject = self.subject
+        lock.unlock()
+        subject?.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.lock()
+        let subject = self.subject
+        self.subject = nil
+        upstream = nil
+        lock.unlock()
+        subject?.send(completion: completion)
+    }
+
+    func cancel() {
+        lock.lock()
+        let subscription = upstream
+        upstream = nil
+        subject = nil
+        lock.unlock()
+        subscription?.cancel()
+    }
+}
