@@ -7,14 +7,18 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "streams-demo", targets: ["streams-demo"]),
     ],
     targets: [
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
-        .executableTarget(name: "streams-demo", dependencies: ["Streams"]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "ObjectGraph", dependencies: ["Streams", "CSQLite"]),
+        .executableTarget(name: "streams-demo", dependencies: ["Streams", "ObjectGraph"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "Streams", "StreamsTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,56 @@
+import Dispatch
+import Foundation
+
+/// A model and a store, with a view context for the UI and background contexts for work.
+///
+/// ```swift
+/// let model = try ObjectModel(entities: [Bucket.self, Content.self])
+/// let container = try PersistentContainer(model: model, storeURL: url)
+/// let view = container.viewContext
+/// let background = container.newBackgroundContext()
+/// ```
+///
+/// The contexts of one container merge each other's saves automatically.
+public final class PersistentContainer: Sendable {
+    /// The model.
+    public let model: ObjectModel
+    /// The context for the UI, confined to the queue chosen at creation (the main queue by
+    /// default).
+    public let viewContext: ManagedObjectContext
+    let coordinator: StoreCoordinator
+
+    /// Opens (or creates) the SQLite store at `storeURL`.
+    ///
+    /// - Parameter viewContextQueue: the queue of ``viewContext``; tests pass a serial queue of
+    ///   their own.
+    /// - Throws: ``ObjectGraphError/corruptStore(path:message:)``,
+    ///   ``ObjectGraphError/incompatibleStore(path:message:)`` or
+    ///   ``ObjectGraphError/storeUnavailable(path:message:)``; the file is left as it was.
+    public convenience init(model: ObjectModel, storeURL: URL, viewContextQueue: DispatchQueue = .main) throws {
+        try self.init(model: model, store: .sqlite(storeURL), viewContextQueue: viewContextQueue)
+    }
+
+    /// Opens a store of the given kind.
+    public init(model: ObjectModel, store kind: StoreKind, viewContextQueue: DispatchQueue = .main) throws {
+        self.model = model
+        let store: any PersistentStore
+        switch kind {
+        case .inMemory: store = InMemoryStore()
+        case .sqlite(let url): store = try SQLiteStore(url: url, model: model)
+        }
+        coordinator = StoreCoordinator(model: model, store: store)
+        viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue, coordinator: coordinator)
+    }
+
+    /// A new context with a private serial queue of its own.
+    public func newBackgroundContext(name: String = "background") -> ManagedObjectContext {
+        ManagedObjectContext(
+            name: name, queue: DispatchQueue(label: "ObjectGraph.\(name)"), coordinator: coordinator)
+    }
+
+    /// Runs `block` on a new background context's queue.
+    public func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        let context = newBackgroundContext()
+        context.perform { block(context) }
+    }
+}

@@ -1,0 +1,184 @@
+extension ManagedObjectContext {
+    /// Inserts a new object; it gets its permanent ``ObjectID`` now and is written by the next
+    /// `save()`. Objects it was related to before insertion are inserted with it.
+    ///
+    /// Inserting an object of a class outside the model, or one that belongs to another
+    /// context, leaves it out; the next `save()` throws an error that names it.
+    public func insert(_ object: ManagedObject) {
+        if object.managedObjectContext === self, object.lifecycle != .unmanaged { return }
+        guard object.lifecycle == .unmanaged, object.managedObjectContext == nil else {
+            deferredError = deferredError ?? .objectNotInContext(object.description)
+            return
+        }
+        let entity: EntityDescription
+        let key: Int64
+        do {
+            entity = try model.requireEntity(for: type(of: object))
+            key = try nextPrimaryKey(for: entity)
+        } catch {
+            deferredError = deferredError ?? error
+            return
+        }
+        let layout = object.layout
+        let pendingRelationships = layout.pendingRelationships(of: object)
+        object.objectID = ObjectID(entity: entity, primaryKey: key)
+        object.managedObjectContext = self
+        object.slots = layout.initialSlots(of: object)
+        object.committedSlots = []
+        object.lifecycle = .inserted
+        register(object)
+        insertedSet[ObjectIdentifier(object)] = object
+        pending.inserted[ObjectIdentifier(object)] = object
+        for (slot, targets) in pendingRelationships {
+            setTargets(targets, of: object, slot: slot)
+        }
+    }
+
+    private func nextPrimaryKey(for entity: EntityDescription) throws(ObjectGraphError) -> Int64 {
+        let root = entity.rootName
+        if let range = reservedKeys[root], !range.isEmpty {
+            reservedKeys[root] = range.dropFirst().isEmpty ? nil : (range.lowerBound + 1)...range.upperBound
+            return range.lowerBound
+        }
+        let rootEntity = model.entity(named: root) ?? entity
+        let range = try coordinator.store.allocatePrimaryKeys(root: rootEntity, count: 256)
+        reservedKeys[root] = range.count > 1 ? (range.lowerBound + 1)...range.upperBound : nil
+        return range.lowerBound
+    }
+
+    /// Deletes `object`; the next `save()` removes it from the store. Its relationships are
+    /// cleaned up on both sides now, following each relationship's ``DeleteRule``.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, let entity = object.entity else {
+            deferredError = deferredError ?? .objectNotInContext(object.description)
+            return
+        }
+        switch object.lifecycle {
+        case .deleted, .invalidated, .unmanaged: return
+        case .inserted, .persisted: break
+        }
+        let wasInserted = object.lifecycle == .inserted
+        object.lifecycle = .deleted
+        for property in entity.properties {
+            guard let relationship = property.relationship, relationship.deleteRule != .noAction else { continue }
+            for target in targets(of: object, slot: property.index) {
+                if relationship.deleteRule == .cascade {
+                    delete(target)
+                } else if let inverse = relationship.inverseIndex {
+                    removeTarget(object, from: target, slot: inverse)
+                }
+            }
+        }
+        let key = ObjectIdentifier(object)
+        updatedSet[key] = nil
+        pending.updated[key] = nil
+        if wasInserted {
+            // Never saved: it simply goes away.
+            insertedSet[key] = nil
+            pending.inserted[key] = nil
+            if let id = object.objectID { registry[id] = nil }
+            object.lifecycle = .invalidated
+        } else {
+            deletedSet[key] = object
+        }
+        pending.deleted[key] = object
+    }
+
+    /// Records a new value for one slot of `object`, keeping the change sets and the pending
+    /// notification in step. Setting a slot back to its saved value undoes the change.
+    func recordChange(of object: ManagedObject, slot: Int, to value: PropertyValue) {
+        guard object.lifecycle == .inserted || object.lifecycle == .persisted else { return }
+        guard object.slots[slot] != value else { return }
+        object.slots[slot] = value
+        guard let entity = object.entity else { return }
+        if object.lifecycle == .persisted {
+            if object.committedSlots[slot] == value {
+                object.changedSlots.remove(slot)
+            } else {
+                object.changedSlots.insert(slot)
+            }
+            updatedSet[ObjectIdentifier(object)] = object.changedSlots.isEmpty ? nil : object
+        }
+        pending.noteUpdate(object, key: entity.properties[slot].name)
+    }
+
+    // MARK: Relationships
+
+    /// The IDs a relationship slot holds, loading a to-many relationship from the store the
+    /// first time.
+    func targetIDs(of object: ManagedObject, slot: Int) -> [ObjectID] {
+        switch object.slots[slot] {
+        case .object(let id): return [id]
+        case .objects(let ids): return Array(ids)
+        case .unloaded:
+            guard let id = object.objectID, let entity = object.entity else { return [] }
+            do {
+                let ids = try coordinator.store.targets(of: id, relationship: entity.properties[slot])
+                object.slots[slot] = .objects(ids)
+                if object.committedSlots.indices.contains(slot) { object.committedSlots[slot] = .objects(ids) }
+                return Array(ids)
+            } catch {
+                deferredError = deferredError ?? error
+                return []
+            }
+        default: return []
+        }
+    }
+
+    /// The objects a relationship slot holds; IDs the store no longer has are skipped.
+    func targets(of object: ManagedObject, slot: Int) -> [ManagedObject] {
+        targetIDs(of: object, slot: slot).compactMap { self.object(with: $0) }.filter { !$0.isDeleted }
+    }
+
+    /// Replaces what a relationship slot holds, and updates the inverse on every object that
+    /// gained or lost `object`.
+    func setTargets(_ newTargets: [ManagedObject], of object: ManagedObject, slot: Int) {
+        guard let entity = object.entity, let relationship = entity.properties[slot].relationship else { return }
+        var accepted: [ManagedObject] = []
+        for target in newTargets {
+            if target.lifecycle == .unmanaged, target.managedObjectContext == nil { insert(target) }
+            guard target.managedObjectContext === self, target.objectID != nil else {
+                deferredError = deferredError ?? .objectNotInContext(target.description)
+                continue
+            }
+            accepted.append(target)
+        }
+        let oldIDs = Set(targetIDs(of: object, slot: slot))
+        let newIDs = Set(accepted.compactMap(\.objectID))
+        writeTargetIDs(newIDs, of: object, slot: slot, isToMany: relationship.isToMany)
+        guard let inverse = relationship.inverseIndex else { return }
+        for removedID in oldIDs.subtracting(newIDs) {
+            if let removed = self.object(with: removedID) { removeTarget(object, from: removed, slot: inverse) }
+        }
+        for added in accepted where !oldIDs.contains(added.objectID!) {
+            if !relationship.inverseIsToMany,
+               let previousID = targetIDs(of: added, slot: inverse).first, previousID != object.objectID,
+               let previous = self.object(with: previousID) {
+                removeTarget(added, from: previous, slot: slot)
+            }
+            addTarget(object, to: added, slot: inverse)
+        }
+    }
+
+    private func writeTargetIDs(_ ids: Set<ObjectID>, of object: ManagedObject, slot: Int, isToMany: Bool) {
+        let value: PropertyValue = isToMany ? .objects(ids) : (ids.first.map { .object($0) } ?? .null)
+        recordChange(of: object, slot: slot, to: value)
+    }
+
+    /// Adds `target` to one relationship slot of `owner`, without touching inverses.
+    private func addTarget(_ target: ManagedObject, to owner: ManagedObject, slot: Int) {
+        guard let id = target.objectID, let relationship = owner.entity?.properties[slot].relationship else { return }
+        var ids = Set(targetIDs(of: owner, slot: slot))
+        if !relationship.isToMany { ids = [] }
+        ids.insert(id)
+        writeTargetIDs(ids, of: owner, slot: slot, isToMany: relationship.isToMany)
+    }
+
+    /// Removes `target` from one relationship slot of `owner`, without touching inverses.
+    func removeTarget(_ target: ManagedObject, from owner: ManagedObject, slot: Int) {
+        guard let id = target.objectID, let relationship = owner.entity?.properties[slot].relationship else { return }
+        var ids = Set(targetIDs(of: owner, slot: slot))
+        guard ids.remove(id) != nil else { return }
+        writeTargetIDs(ids, of: owner, slot: slot, isToMany: relationship.isToMany)
+    }
+}

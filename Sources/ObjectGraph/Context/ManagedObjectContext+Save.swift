@@ -1,0 +1,144 @@
+extension ManagedObjectContext {
+    /// Writes every insert, update and delete to the store in one transaction, then tells
+    /// ``didSave`` and the sibling contexts.
+    ///
+    /// If a saved object was changed elsewhere since it was read, on the same property, the
+    /// ``mergePolicy`` decides; under ``MergePolicy/error`` the save throws
+    /// ``ObjectGraphError/mergeConflict(_:)`` and nothing is written. An error from an earlier
+    /// call that could not throw (an insert of a class outside the model, say) is thrown here.
+    public func save() throws {
+        if let error = deferredError {
+            deferredError = nil
+            throw error
+        }
+        processPendingChanges()
+        guard hasChanges else { return }
+
+        var changes = StoreChanges()
+        for object in insertedSet.values {
+            changes.inserted.append(StoredRow(id: object.objectID!, version: 0, slots: object.slots))
+        }
+        for object in updatedSet.values {
+            var changed: [Int: PropertyValue] = [:]
+            for slot in object.changedSlots { changed[slot] = object.slots[slot] }
+            changes.updated.append(RowUpdate(id: object.objectID!, baseVersion: object.version, changes: changed, committed: object.committedSlots))
+        }
+        changes.deleted = deletedSet.values.compactMap(\.objectID)
+
+        let result = try coordinator.store.save(changes, policy: mergePolicy)
+
+        var rows: [ObjectID: StoredRow] = [:]
+        var changedKeys: [ObjectID: Set<String>] = [:]
+        for object in insertedSet.values {
+            let id = object.objectID!
+            object.lifecycle = .persisted
+            object.version = result.versions[id] ?? 1
+            object.committedSlots = object.slots
+            rows[id] = StoredRow(id: id, version: object.version, slots: object.slots)
+        }
+        for object in updatedSet.values {
+            let id = object.objectID!
+            changedKeys[id] = Set(object.changedSlots.map { id.entity.properties[$0].name })
+            if let refreshed = result.refreshed[id] {
+                for slot in refreshed.slots.indices where refreshed.slots[slot] != object.slots[slot] {
+                    object.slots[slot] = refreshed.slots[slot]
+                    pending.noteUpdate(object, key: id.entity.properties[slot].name)
+                }
+            }
+            object.version = result.versions[id] ?? object.version + 1
+            object.committedSlots = object.slots
+            object.changedSlots = []
+            rows[id] = StoredRow(id: id, version: object.version, slots: object.slots)
+        }
+        for object in deletedSet.values {
+            if let id = object.objectID { registry[id] = nil }
+            object.lifecycle = .invalidated
+            object.managedObjectContext = nil
+        }
+        let save = DidSave(
+            insertedIDs: Set(insertedSet.values.compactMap(\.objectID)),
+            updatedIDs: Set(updatedSet.values.compactMap(\.objectID)),
+            deletedIDs: Set(changes.deleted),
+            changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self))
+        insertedSet = [:]
+        updatedSet = [:]
+        deletedSet = [:]
+        processPendingChanges()
+        postDidSave(save)
+        coordinator.broadcast(save)
+    }
+
+    /// Discards every unsaved change: inserted objects leave the context, updated and deleted
+    /// objects get their saved values back.
+    public func rollback() {
+        processPendingChanges()
+        deferredError = nil
+        for object in insertedSet.values {
+            if let id = object.objectID { registry[id] = nil }
+            object.lifecycle = .invalidated
+            object.managedObjectContext = nil
+            pending.deleted[ObjectIdentifier(object)] = object
+        }
+        for object in Array(updatedSet.values) + Array(deletedSet.values) {
+            guard let id = object.objectID else { continue }
+            let keys = (0..<object.slots.count).filter { object.slots[$0] != object.committedSlots[$0] }
+            object.slots = object.committedSlots
+            object.changedSlots = []
+            object.lifecycle = .persisted
+            pending.refreshed[ObjectIdentifier(object)] = object
+            pending.changedKeys[id, default: []].formUnion(keys.map { id.entity.properties[$0].name })
+        }
+        insertedSet = [:]
+        updatedSet = [:]
+        deletedSet = [:]
+        processPendingChanges()
+    }
+
+    /// Reloads `object` from the store. With `mergeChanges`, unsaved changes are kept on top of
+    /// the reloaded values; without, they are discarded. An object the store no longer has is
+    /// reported as deleted.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.managedObjectContext === self, object.lifecycle == .persisted || object.lifecycle == .deleted,
+              let id = object.objectID else { return }
+        let row: StoredRow?
+        do { row = try coordinator.store.row(for: id) } catch {
+            deferredError = deferredError ?? error
+            return
+        }
+        guard let row else {
+            invalidate(object)
+            return
+        }
+        let local = mergeChanges ? object.changedSlots.map { ($0, object.slots[$0]) } : []
+        let before = object.slots
+        object.slots = row.slots
+        object.committedSlots = row.slots
+        object.version = row.version
+        object.changedSlots = []
+        if !mergeChanges, object.lifecycle == .deleted {
+            object.lifecycle = .persisted
+            deletedSet[ObjectIdentifier(object)] = nil
+        }
+        for (slot, value) in local where value != row.slots[slot] {
+            object.slots[slot] = value
+            object.changedSlots.insert(slot)
+        }
+        updatedSet[ObjectIdentifier(object)] = object.changedSlots.isEmpty ? nil : object
+        pending.refreshed[ObjectIdentifier(object)] = object
+        let keys = before.indices.filter { before[$0] != object.slots[$0] }.map { id.entity.properties[$0].name }
+        pending.changedKeys[id, default: []].formUnion(keys)
+    }
+
+    /// Removes an object that no longer exists in the store.
+    func invalidate(_ object: ManagedObject) {
+        let key = ObjectIdentifier(object)
+        if let id = object.objectID { registry[id] = nil }
+        insertedSet[key] = nil
+        updatedSet[key] = nil
+        deletedSet[key] = nil
+        pending.updated[key] = nil
+        pending.deleted[key] = object
+        object.lifecycle = .invalidated
+        object.changedSlots = []
+    }
+}

@@ -1,0 +1,201 @@
+import Dispatch
+import Foundation
+import Streams
+
+/// A scratchpad of objects confined to one serial queue: you fetch, insert, change and delete
+/// objects in it, then `save()` to write them to the store in one transaction.
+///
+/// As in Core Data, use a context only on its queue: inside ``perform(_:)`` or
+/// ``performAndWait(_:)``, or directly when you already are on that queue.
+///
+/// ```swift
+/// let background = container.newBackgroundContext()
+/// try background.performAndWait {
+///     let bucket = Bucket(context: background)
+///     bucket.name = "Inbox"
+///     try background.save()
+/// }
+/// ```
+///
+/// Contexts of one container merge each other's saves automatically: the view context sees a
+/// background save as soon as its queue runs the merge.
+public final class ManagedObjectContext: @unchecked Sendable {
+    // Confinement: every `var` below is read and written only on `queue`, as the type's
+    // contract says (Core Data's rule). The coordinator and the subjects are thread-safe.
+    /// A name for logs and errors.
+    public let name: String
+    /// The serial queue the context is confined to.
+    public let queue: DispatchQueue
+    let coordinator: StoreCoordinator
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// How `save()` resolves a conflict with a change saved elsewhere. ``MergePolicy/error`` by
+    /// default.
+    public var mergePolicy: MergePolicy = .error
+    /// Whether saves of sibling contexts are merged into this one. On by default.
+    public var automaticallyMergesChangesFromSiblings = true
+
+    var registry: [ObjectID: WeakObject] = [:]
+    var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
+    var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
+    var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
+    var pending = PendingChanges()
+    /// An error from a call that cannot throw (insert, a relationship setter), reported by the
+    /// next `save()`.
+    var deferredError: ObjectGraphError?
+    var reservedKeys: [String: ClosedRange<Int64>] = [:]
+    private var isProcessingPendingChanges = false
+
+    private let objectsDidChangeSubject = PassthroughSubject<ObjectsDidChange, Never>()
+    private let didSaveSubject = PassthroughSubject<DidSave, Never>()
+
+    init(name: String, queue: DispatchQueue, coordinator: StoreCoordinator) {
+        self.name = name
+        self.queue = queue
+        self.coordinator = coordinator
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        coordinator.register(self)
+    }
+
+    /// The model of the store.
+    public var model: ObjectModel { coordinator.model }
+
+    /// Posts what changed, on this context's queue, whenever pending changes are processed.
+    public var objectsDidChange: AnyPublisher<ObjectsDidChange, Never> { objectsDidChangeSubject.eraseToAnyPublisher() }
+
+    /// Posts what each successful `save()` of this context wrote, on this context's queue.
+    public var didSave: AnyPublisher<DidSave, Never> { didSaveSubject.eraseToAnyPublisher() }
+
+    // MARK: Queue
+
+    /// Whether the caller is running on this context's queue.
+    public var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+
+    /// Runs `block` on the context's queue and returns at once; pending changes are processed
+    /// when it ends.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            block()
+            processPendingChanges()
+        }
+    }
+
+    /// Runs `block` on the context's queue and waits for it (inline if already on the queue);
+    /// pending changes are processed when it ends.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue {
+            let result = try block()
+            processPendingChanges()
+            return result
+        }
+        return try queue.sync {
+            let result = try block()
+            processPendingChanges()
+            return result
+        }
+    }
+
+    /// Runs `block` on the context's queue and returns its result to the caller's task.
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            perform { continuation.resume(with: Result { try block() }) }
+        }
+    }
+
+    // MARK: State
+
+    /// Whether there are unsaved inserts, updates or deletes.
+    public var hasChanges: Bool { !insertedSet.isEmpty || !updatedSet.isEmpty || !deletedSet.isEmpty }
+    /// Objects inserted and not saved yet.
+    public var insertedObjects: Set<ManagedObject> { Set(insertedSet.values) }
+    /// Saved objects with unsaved changes.
+    public var updatedObjects: Set<ManagedObject> { Set(updatedSet.values) }
+    /// Objects deleted and not saved yet.
+    public var deletedObjects: Set<ManagedObject> { Set(deletedSet.values) }
+    /// Every object the context currently holds.
+    public var registeredObjects: Set<ManagedObject> { Set(registry.values.compactMap(\.object)) }
+
+    /// Posts ``objectsDidChange`` for the changes made since it was last posted.
+    public func processPendingChanges() {
+        guard !pending.isEmpty, !isProcessingPendingChanges else { return }
+        isProcessingPendingChanges = true
+        defer { isProcessingPendingChanges = false }
+        // An observer may change objects while handling the notification; post those too.
+        while !pending.isEmpty {
+            let notification = pending.notification(isMerge: false)
+            pending = PendingChanges()
+            objectsDidChangeSubject.send(notification)
+        }
+    }
+
+    func post(_ notification: ObjectsDidChange) {
+        objectsDidChangeSubject.send(notification)
+    }
+
+    func postDidSave(_ save: DidSave) {
+        didSaveSubject.send(save)
+    }
+
+    // MARK: Registry
+
+    func registered(_ id: ObjectID) -> ManagedObject? {
+        registry[id]?.object
+    }
+
+    func register(_ object: ManagedObject) {
+        guard let id = object.objectID else { return }
+        registry[id] = WeakObject(object: object)
+    }
+
+    /// Makes an object from a stored row, or returns the registered one.
+    func materialize(_ row: StoredRow) -> ManagedObject {
+        if let existing = registered(row.id) { return existing }
+        let object = row.id.entity.objectClass.init()
+        object.objectID = row.id
+        object.managedObjectContext = self
+        object.slots = row.slots
+        object.committedSlots = row.slots
+        object.version = row.version
+        object.lifecycle = .persisted
+        register(object)
+        return object
+    }
+
+    /// The object with `id`: the registered one, or one read from the store; `nil` if the store
+    /// has none.
+    public func object(with id: ObjectID) -> ManagedObject? {
+        try? existingObject(with: id)
+    }
+
+    /// The object with `id`, or an error if the store has none.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        if let object = registered(id) { return object }
+        guard let row = try coordinator.store.row(for: id) else { throw ObjectGraphError.objectNotFound(id) }
+        return materialize(row)
+    }
+
+    /// The object with `id` as `T`, or `nil` if there is none or it is another type.
+    public func object<T: ManagedObject>(with id: ObjectID, as type: T.Type) -> T? {
+        object(with: id) as? T
+    }
+
+    /// Forgets every object: the context starts empty. Unsaved changes are lost.
+    public func reset() {
+        for object in registry.values.compactMap(\.object) {
+            object.lifecycle = .invalidated
+            object.managedObjectContext = nil
+        }
+        registry = [:]
+        insertedSet = [:]
+        updatedSet = [:]
+        deletedSet = [:]
+        pending = PendingChanges()
+        deferredError = nil
+    }
+}
+
+/// A registry entry: the context holds clean objects weakly, so that it does not keep alive
+/// what nobody uses. Changed objects are also held strongly by the change sets.
+struct WeakObject {
+    weak var object: ManagedObject?
+}

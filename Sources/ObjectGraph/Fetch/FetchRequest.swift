@@ -1,0 +1,60 @@
+import Foundation
+
+/// What to fetch: objects of one entity that match a predicate, in an order, within a window.
+///
+/// ```swift
+/// var request = FetchRequest<Content>(
+///     predicate: #Predicate { $0.isEven },
+///     sortBy: [SortDescriptor(\.name)])
+/// request.fetchLimit = 20
+/// let page = try context.fetch(request)
+/// ```
+public struct FetchRequest<T: ManagedObject>: @unchecked Sendable {
+    // Predicate and SortDescriptor are Sendable; `@unchecked` only because `T` is a class
+    // that is not, and the request holds no `T` value.
+
+    /// Which objects to include; all when `nil`.
+    public var predicate: Predicate<T>?
+    /// The order of the results; the fetch order of the store when empty.
+    public var sortDescriptors: [SortDescriptor<T>]
+    /// At most this many results; no limit when `nil`.
+    public var fetchLimit: Int?
+    /// How many leading results to skip.
+    public var fetchOffset: Int = 0
+    /// Whether objects of sub-entities are included (`true` by default).
+    public var includesSubentities = true
+    /// Whether unsaved inserts and deletes of the context count (`true` by default).
+    public var includesPendingChanges = true
+    /// Properties of related objects whose change should report the fetched object as updated,
+    /// for example `"bucket.name"`: used by fetched-results controllers.
+    public var relationshipKeyPathsForRefreshing: Set<String> = []
+
+    /// Creates a request.
+    public init(predicate: Predicate<T>? = nil, sortBy sortDescriptors: [SortDescriptor<T>] = []) {
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+    }
+
+    /// Whether `object` matches the predicate; a predicate that throws is reported as
+    /// ``ObjectGraphError/predicateFailed(entity:message:)``.
+    public func matches(_ object: T) throws(ObjectGraphError) -> Bool {
+        guard let predicate else { return true }
+        do {
+            return try predicate.evaluate(object)
+        } catch {
+            throw .predicateFailed(entity: String(describing: T.self), message: String(describing: error))
+        }
+    }
+
+    /// Whether `lhs` sorts before `rhs` under the sort descriptors.
+    public func areInIncreasingOrder(_ lhs: T, _ rhs: T) -> Bool {
+        for descriptor in sortDescriptors {
+            switch descriptor.compare(lhs, rhs) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: continue
+            }
+        }
+        return false
+    }
+}

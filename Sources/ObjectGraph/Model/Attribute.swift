@@ -1,0 +1,84 @@
+/// Declares a stored attribute of a model class.
+///
+/// ```swift
+/// final class Bucket: ManagedObject {
+///     @Attribute var name: String = ""
+///     @Attribute var createdAt: Date = .now
+///     @Attribute var note: String? = nil
+/// }
+/// ```
+///
+/// Supported types: `Bool`, `Int` and its sized variants up to 64 bits (`UInt8`, `UInt16`,
+/// `UInt32` too), `Double`, `Float`, `String`, `Date`, `Data`, `UUID`, and optionals of these.
+/// Another type is reported by ``ObjectModel/init(entities:)`` as
+/// ``ObjectGraphError/unsupportedAttributeType(entity:property:type:)``.
+///
+/// Every read and write goes through the owning object, which records the change for its
+/// context. `#Predicate` and `SortDescriptor` use the property as any other.
+@propertyWrapper
+public struct Attribute<Value> {
+    @usableFromInline var initialValue: Value
+    @usableFromInline var cachedSlot: Int = -1
+    @usableFromInline var mark: UInt32 = 0
+
+    /// Declares the attribute with the value a new object starts with.
+    public init(wrappedValue: Value) {
+        initialValue = wrappedValue
+    }
+
+    /// Reads and writes the attribute through the owning object.
+    @inlinable
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Attribute<Value>>
+    ) -> Value {
+        get {
+            guard object.isManaged else { return object[keyPath: storageKeyPath].initialValue }
+            let slot = slotIndex(of: object, storageKeyPath)
+            return object.slots[slot].attributeValue(as: Value.self) ?? object[keyPath: storageKeyPath].initialValue
+        }
+        set {
+            guard object.isManaged else {
+                object[keyPath: storageKeyPath].initialValue = newValue
+                return
+            }
+            object.setSlot(slotIndex(of: object, storageKeyPath), to: PropertyValue(attribute: newValue))
+        }
+    }
+
+    /// Not available: an attribute lives only in a ``ManagedObject`` subclass.
+    @available(*, unavailable, message: "@Attribute is only available on properties of ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") }  // swiftlint:disable:this unused_setter_value
+    }
+}
+
+extension Attribute: CachedSlot, ReflectedWrapper {
+    var reflectedKind: ReflectedProperty.Kind { .attribute(valueType: Value.self) }
+    var initialPropertyValue: PropertyValue {
+        AttributeType.of(Value.self) == nil ? .null : PropertyValue(attribute: initialValue)
+    }
+    var pendingTargets: [ManagedObject]? { nil }
+}
+
+/// A wrapper that remembers its object's slot index after the first lookup.
+@usableFromInline
+protocol CachedSlot {
+    var cachedSlot: Int { get set }
+    var mark: UInt32 { get set }
+}
+
+/// The slot of the property stored at `storage` in `object`: cached in the wrapper after the
+/// first lookup, which asks the class layout.
+@inlinable
+func slotIndex<Object: ManagedObject, Wrapper: CachedSlot>(
+    of object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>
+) -> Int {
+    let cached = object[keyPath: storage].cachedSlot
+    if cached >= 0 { return cached }
+    let slot = object.layout.slotIndex(for: storage, of: object)
+    object[keyPath: storage].cachedSlot = slot
+    return slot
+}

@@ -1,0 +1,113 @@
+import Streams
+
+/// What reflection tells about one model class: its persistent properties in slot order
+/// (superclass properties first), learned once per class from the first instance.
+///
+/// Property wrappers find their slot through ``slotIndex(for:of:)``: the first time a storage key
+/// path is seen for a class, the wrapper is marked, the object is reflected to find which child
+/// carries the mark, and the answer is cached by the key path's identity.
+@usableFromInline
+final class ClassLayout: @unchecked Sendable {
+    // `lock` protects `slotByKeyPath`; everything else is immutable after init.
+    private let lock = Lock()
+    private var slotByKeyPath: [ObjectIdentifier: Int] = [:]
+    let objectClass: ManagedObject.Type
+    let properties: [ReflectedProperty]
+    let slotByName: [String: Int]
+
+    private static let registryLock = Lock()
+    nonisolated(unsafe) private static var registry: [ObjectIdentifier: ClassLayout] = [:]  // guarded by registryLock
+
+    private init(objectClass: ManagedObject.Type, properties: [ReflectedProperty]) {
+        self.objectClass = objectClass
+        self.properties = properties
+        var byName: [String: Int] = [:]
+        for (index, property) in properties.enumerated() { byName[property.name] = index }
+        slotByName = byName
+    }
+
+    /// The layout of `object`'s class, reflected from `object` the first time.
+    static func of(_ object: ManagedObject) -> ClassLayout {
+        let key = ObjectIdentifier(type(of: object))
+        if let known = registryLock.withLock({ registry[key] }) { return known }
+        let layout = ClassLayout(objectClass: type(of: object), properties: reflect(object).map(\.property))
+        return registryLock.withLock {
+            if let raced = registry[key] { return raced }
+            registry[key] = layout
+            return layout
+        }
+    }
+
+    /// The persistent properties of `object`, root class first, with the reflected wrappers.
+    static func reflect(_ object: ManagedObject) -> [(property: ReflectedProperty, wrapper: any ReflectedWrapper)] {
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            mirrors.append(current)
+            mirror = current.superclassMirror
+        }
+        var found: [(ReflectedProperty, any ReflectedWrapper)] = []
+        for mirror in mirrors.reversed() {
+            for child in mirror.children {
+                guard let wrapper = child.value as? any ReflectedWrapper, var label = child.label else { continue }
+                if label.hasPrefix("_") { label.removeFirst() }
+                found.append((ReflectedProperty(name: label, kind: wrapper.reflectedKind), wrapper))
+            }
+        }
+        return found
+    }
+
+    /// The slot of the property stored at `storage` in objects of this class.
+    @usableFromInline
+    func slotIndex<Object: ManagedObject, Wrapper: CachedSlot>(
+        for storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object
+    ) -> Int {
+        let key = ObjectIdentifier(storage)
+        if let known = lock.withLock({ slotByKeyPath[key] }) { return known }
+        // Mark this wrapper, find the marked child, unmark it.
+        object[keyPath: storage].mark = ClassLayout.searchMark
+        defer { object[keyPath: storage].mark = 0 }
+        let reflected = ClassLayout.reflect(object)
+        guard let slot = reflected.firstIndex(where: { $0.wrapper.mark == ClassLayout.searchMark }) else {
+            preconditionFailure("ObjectGraph: a property wrapper of \(Object.self) could not be found by reflection")
+        }
+        lock.withLock { slotByKeyPath[key] = slot }
+        return slot
+    }
+
+    private static let searchMark: UInt32 = 0x5EA2_C4ED
+
+    /// The stored form of every property's current wrapper value in `object` (used when an
+    /// object that was made with its initialiser enters a context).
+    func initialSlots(of object: ManagedObject) -> [PropertyValue] {
+        ClassLayout.reflect(object).map { $0.wrapper.initialPropertyValue }
+    }
+
+    /// Pending relationship targets set on `object` before it entered a context.
+    func pendingRelationships(of object: ManagedObject) -> [(slot: Int, targets: [ManagedObject])] {
+        ClassLayout.reflect(object).enumerated().compactMap { index, entry in
+            entry.wrapper.pendingTargets.map { (index, $0) }
+        }
+    }
+}
+
+/// One persistent property as reflection sees it.
+struct ReflectedProperty: Sendable {
+    enum Kind: Sendable {
+        case attribute(valueType: any Any.Type)
+        case relationship(destination: ManagedObject.Type, isToMany: Bool, inverse: String?, deleteRule: DeleteRule)
+    }
+
+    let name: String
+    let kind: Kind
+}
+
+/// Implemented by ``Attribute`` and ``Relationship`` so that reflection can describe them.
+protocol ReflectedWrapper {
+    var reflectedKind: ReflectedProperty.Kind { get }
+    var mark: UInt32 { get set }
+    /// For an attribute, its value in stored form; for a relationship, an empty one.
+    var initialPropertyValue: PropertyValue { get }
+    /// For a relationship set before the object entered a context, the targets.
+    var pendingTargets: [ManagedObject]? { get }
+}

@@ -1,0 +1,61 @@
+/// One model class as the object graph sees it: its name, its properties in slot order, and its
+/// place in the inheritance hierarchy.
+///
+/// Entities of one hierarchy share a table; ``rootName`` names it.
+public final class EntityDescription: Sendable, Hashable, CustomStringConvertible {
+    /// The entity's name: the class's name.
+    public let name: String
+    /// The entity's properties, inherited ones first; a property's ``PropertyDescription/index``
+    /// is its position here.
+    public let properties: [PropertyDescription]
+    /// The name of the nearest superclass in the model, if any.
+    public let superentityName: String?
+    /// The name of the topmost superentity (the entity itself if it has none).
+    public let rootName: String
+    /// The names of this entity and all entities below it.
+    public let selfAndSubentityNames: Set<String>
+    let objectClass: ManagedObject.Type
+    let propertyIndexByName: [String: Int]
+
+    init(
+        name: String,
+        objectClass: ManagedObject.Type,
+        properties: [PropertyDescription],
+        superentityName: String?,
+        rootName: String,
+        selfAndSubentityNames: Set<String>
+    ) {
+        self.name = name
+        self.objectClass = objectClass
+        self.properties = properties
+        self.superentityName = superentityName
+        self.rootName = rootName
+        self.selfAndSubentityNames = selfAndSubentityNames
+        var byName: [String: Int] = [:]
+        for property in properties { byName[property.name] = property.index }
+        propertyIndexByName = byName
+    }
+
+    /// The property called `name`, if any.
+    public func property(named name: String) -> PropertyDescription? {
+        propertyIndexByName[name].map { properties[$0] }
+    }
+
+    /// The attributes, in slot order.
+    public var attributes: [PropertyDescription] { properties.filter(\.isAttribute) }
+    /// The relationships, in slot order.
+    public var relationships: [PropertyDescription] { properties.filter { !$0.isAttribute } }
+
+    /// Whether this entity is `other` or inherits from it.
+    public func isKind(of other: EntityDescription) -> Bool {
+        other.selfAndSubentityNames.contains(name)
+    }
+
+    /// Entities are equal when they are the same description.
+    public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool { lhs === rhs }
+    /// Hashes the description's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The entity's name.
+    public var description: String { name }
+}

@@ -1,0 +1,128 @@
+/// The base class of every model class.
+///
+/// Subclass it and declare properties with ``Attribute`` and ``Relationship``:
+///
+/// ```swift
+/// final class Bucket: ManagedObject {
+///     @Attribute var name: String = ""
+///     @Relationship(inverse: "bucket") var contents: Set<Content>
+/// }
+/// let bucket = Bucket()
+/// bucket.name = "Inbox"
+/// context.insert(bucket)
+/// try context.save()
+/// ```
+///
+/// An object belongs to one context and must be used on that context's queue. Identity is the
+/// instance: within a context there is at most one object per ``ObjectID``.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The object's permanent ID, assigned when it is inserted into a context; `nil` before.
+    public internal(set) var objectID: ObjectID?
+    /// The context the object belongs to, if any.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Property values in slot order, once the object is managed; empty before.
+    @usableFromInline internal var slots: [PropertyValue] = []
+    /// The values as last saved or read from the store, for change tracking and rollback.
+    internal var committedSlots: [PropertyValue] = []
+    /// The slots changed since the last save.
+    internal var changedSlots: Set<Int> = []
+    /// The store's version of the row the committed values came from.
+    internal var version: Int64 = 0
+    internal var lifecycle = Lifecycle.unmanaged
+    private var cachedLayout: ClassLayout?
+
+    enum Lifecycle {
+        case unmanaged, inserted, persisted, deleted, invalidated
+    }
+
+    /// Creates an object that belongs to no context yet. Insert it with
+    /// ``ManagedObjectContext/insert(_:)``.
+    public required init() {}
+
+    /// Creates an object and inserts it into `context`.
+    public convenience init(context: ManagedObjectContext) {
+        self.init()
+        context.insert(self)
+    }
+
+    @usableFromInline
+    var isManaged: Bool { !slots.isEmpty }
+
+    @usableFromInline
+    var layout: ClassLayout {
+        if let cachedLayout { return cachedLayout }
+        let layout = ClassLayout.of(self)
+        cachedLayout = layout
+        return layout
+    }
+
+    // MARK: State
+
+    /// Whether the object was inserted and not saved yet.
+    public var isInserted: Bool { lifecycle == .inserted }
+    /// Whether the object was deleted in its context (and the delete not saved yet), or removed
+    /// by a save elsewhere.
+    public var isDeleted: Bool { lifecycle == .deleted || lifecycle == .invalidated }
+    /// Whether a saved object has unsaved changes.
+    public var isUpdated: Bool { lifecycle == .persisted && !changedSlots.isEmpty }
+    /// Whether the object has unsaved changes of any kind.
+    public var hasChanges: Bool { lifecycle == .inserted || lifecycle == .deleted || !changedSlots.isEmpty }
+
+    /// The entity of this object, once it is managed.
+    public var entity: EntityDescription? { objectID?.entity }
+
+    /// The properties changed since the last save, by name, with their new values.
+    ///
+    /// Relationships appear as object IDs.
+    public func changedValues() -> [String: PropertyValue] {
+        guard let entity else { return [:] }
+        var result: [String: PropertyValue] = [:]
+        for slot in changedSlots { result[entity.properties[slot].name] = slots[slot] }
+        return result
+    }
+
+    /// The values of `keys` (all properties if `nil`) as last saved.
+    public func committedValues(forKeys keys: [String]? = nil) -> [String: PropertyValue] {
+        guard let entity, !committedSlots.isEmpty else { return [:] }
+        var result: [String: PropertyValue] = [:]
+        for property in entity.properties where keys?.contains(property.name) ?? true {
+            result[property.name] = committedSlots[property.index]
+        }
+        return result
+    }
+
+    // MARK: Slots
+
+    @usableFromInline
+    func setSlot(_ slot: Int, to value: PropertyValue) {
+        guard let context = managedObjectContext else {
+            slots[slot] = value
+            return
+        }
+        context.recordChange(of: self, slot: slot, to: value)
+    }
+
+    @usableFromInline
+    func relationshipTargets(slot: Int) -> [ManagedObject] {
+        managedObjectContext?.targets(of: self, slot: slot) ?? []
+    }
+
+    @usableFromInline
+    func setRelationshipTargets(_ targets: [ManagedObject], slot: Int) {
+        managedObjectContext?.setTargets(targets, of: self, slot: slot)
+    }
+
+    // MARK: Identity
+
+    /// Objects are equal only to themselves.
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    /// Hashes the instance's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// For example `Bucket(Bucket/3)`, or `Bucket(unmanaged)`.
+    open var description: String {
+        "\(type(of: self))(\(objectID.map(String.init(describing:)) ?? "unmanaged"))"
+    }
+}

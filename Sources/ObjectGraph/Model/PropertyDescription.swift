@@ -1,0 +1,50 @@
+/// One persistent property of an entity, as the model describes it.
+public struct PropertyDescription: Sendable, CustomStringConvertible {
+    /// What kind of property it is.
+    public enum Kind: Sendable {
+        /// A stored value.
+        case attribute(AttributeType, isOptional: Bool)
+        /// A link to other objects.
+        case relationship(RelationshipDescription)
+    }
+
+    /// The property's name, as declared in Swift.
+    public let name: String
+    /// The property's slot: its position among the entity's properties, inherited ones first.
+    public let index: Int
+    /// Attribute or relationship, with the details.
+    public let kind: Kind
+
+    /// The relationship details, if the property is one.
+    public var relationship: RelationshipDescription? {
+        if case .relationship(let relationship) = kind { relationship } else { nil }
+    }
+
+    /// Whether the property is an attribute.
+    public var isAttribute: Bool { relationship == nil }
+
+    /// For example `name: string` or `contents: to-many Content`.
+    public var description: String {
+        switch kind {
+        case let .attribute(type, isOptional): "\(name): \(type.rawValue)\(isOptional ? "?" : "")"
+        case .relationship(let relationship):
+            "\(name): \(relationship.isToMany ? "to-many" : "to-one") \(relationship.destinationName)"
+        }
+    }
+}
+
+/// The details of a relationship.
+public struct RelationshipDescription: Sendable {
+    /// The destination entity's name.
+    public let destinationName: String
+    /// Whether it holds many objects.
+    public let isToMany: Bool
+    /// The destination's relationship that points back, if any.
+    public let inverseName: String?
+    /// The slot of the inverse on the destination entity, if any.
+    public let inverseIndex: Int?
+    /// Whether the inverse is to-many too (stored in a join table).
+    public let inverseIsToMany: Bool
+    /// What deleting the owner does to the related objects.
+    public let deleteRule: DeleteRule
+}

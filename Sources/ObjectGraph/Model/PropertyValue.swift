@@ -1,0 +1,138 @@
+import Foundation
+
+/// A property's value as the object graph stores it: an attribute in one of the supported
+/// representations, or a relationship as object IDs.
+///
+/// You meet it in change dictionaries (``ManagedObject/changedValues()``) and in save
+/// notifications; model code reads and writes typed properties instead.
+public enum PropertyValue: Hashable, Sendable {
+    /// No value (`nil` for an optional attribute, no object for a to-one relationship).
+    case null
+    /// A `Bool`.
+    case bool(Bool)
+    /// Any integer attribute, widened to 64 bits.
+    case integer(Int64)
+    /// A `Double` or `Float`.
+    case double(Double)
+    /// A `String`.
+    case string(String)
+    /// A `Date`.
+    case date(Date)
+    /// A `Data` blob.
+    case data(Data)
+    /// A `UUID`.
+    case uuid(UUID)
+    /// The target of a to-one relationship.
+    case object(ObjectID)
+    /// The targets of a to-many relationship.
+    case objects(Set<ObjectID>)
+    /// A to-many relationship that has not been loaded from the store yet.
+    case unloaded
+}
+
+/// The attribute types the object graph stores, and how each maps to a ``PropertyValue``.
+public enum AttributeType: String, Sendable, CaseIterable {
+    case bool, integer, double, string, date, data, uuid
+
+    /// The attribute type of `type` (an optional's wrapped type counts), or `nil` if unsupported.
+    static func of(_ type: Any.Type) -> (type: AttributeType, isOptional: Bool)? {
+        if let optional = type as? any OptionalAttribute.Type {
+            return of(optional.wrappedType).map { ($0.type, true) }
+        }
+        switch type {
+        case is Bool.Type: return (.bool, false)
+        case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
+             is UInt8.Type, is UInt16.Type, is UInt32.Type: return (.integer, false)
+        case is Double.Type, is Float.Type: return (.double, false)
+        case is String.Type: return (.string, false)
+        case is Date.Type: return (.date, false)
+        case is Data.Type: return (.data, false)
+        case is UUID.Type: return (.uuid, false)
+        default: return nil
+        }
+    }
+}
+
+/// Lets model validation see through `Optional` without knowing its wrapped type.
+protocol OptionalAttribute {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalAttribute {
+    static var wrappedType: Any.Type { Wrapped.self }
+}
+
+extension PropertyValue {
+    /// Converts a typed attribute value to its stored form. `Value` must be a supported type
+    /// (checked when the model is made).
+    @inlinable
+    public init<Value>(attribute value: Value) {
+        switch value {
+        case let string as String: self = .string(string)
+        case let int as Int: self = .integer(Int64(int))
+        case let bool as Bool: self = .bool(bool)
+        case let double as Double: self = .double(double)
+        case let date as Date: self = .date(date)
+        case let int as Int64: self = .integer(int)
+        case let int as Int32: self = .integer(Int64(int))
+        case let int as Int16: self = .integer(Int64(int))
+        case let int as Int8: self = .integer(Int64(int))
+        case let int as UInt8: self = .integer(Int64(int))
+        case let int as UInt16: self = .integer(Int64(int))
+        case let int as UInt32: self = .integer(Int64(int))
+        case let float as Float: self = .double(Double(float))
+        case let data as Data: self = .data(data)
+        case let uuid as UUID: self = .uuid(uuid)
+        case let optional as any OptionalAttributeValue: self = optional.propertyValue
+        default: preconditionFailure("ObjectGraph: \(Value.self) is not a supported attribute type")
+        }
+    }
+
+    /// Converts a stored value back to a typed attribute value, or `nil` if it does not fit.
+    @inlinable
+    public func attributeValue<Value>(as type: Value.Type) -> Value? {
+        switch self {
+        case .string(let string): return string as? Value
+        case .integer(let int):
+            if let value = Int(exactly: int) as? Value { return value }
+            return Self.narrow(int, to: Value.self)
+        case .bool(let bool): return bool as? Value
+        case .double(let double): return double as? Value ?? Float(double) as? Value
+        case .date(let date): return date as? Value
+        case .data(let data): return data as? Value
+        case .uuid(let uuid): return uuid as? Value
+        case .null: return (Optional<Never>.none as Any) as? Value
+        case .object, .objects, .unloaded: return nil
+        }
+    }
+
+    @usableFromInline
+    static func narrow<Value>(_ int: Int64, to: Value.Type) -> Value? {
+        switch Value.self {
+        case is Int64.Type, is Int64?.Type: return int as? Value
+        case is Int32.Type, is Int32?.Type: return Int32(exactly: int) as? Value
+        case is Int16.Type, is Int16?.Type: return Int16(exactly: int) as? Value
+        case is Int8.Type, is Int8?.Type: return Int8(exactly: int) as? Value
+        case is UInt8.Type, is UInt8?.Type: return UInt8(exactly: int) as? Value
+        case is UInt16.Type, is UInt16?.Type: return UInt16(exactly: int) as? Value
+        case is UInt32.Type, is UInt32?.Type: return UInt32(exactly: int) as? Value
+        default: return nil
+        }
+    }
+}
+
+/// Lets `PropertyValue(attribute:)` unwrap an optional of any supported type.
+public protocol OptionalAttributeValue {
+    /// The stored form: `.null` or the wrapped value's.
+    var propertyValue: PropertyValue { get }
+}
+
+extension Optional: OptionalAttributeValue {
+    /// The stored form: `.null` or the wrapped value's.
+    public var propertyValue: PropertyValue {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): PropertyValue(attribute: wrapped)
+        }
+    }
+}

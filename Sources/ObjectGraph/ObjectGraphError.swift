@@ -1,0 +1,98 @@
+/// Everything that can go wrong in the object graph, each case naming what it is about.
+public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertible {
+    // Model
+    /// Two entities share a name or a class.
+    case duplicateEntity(String)
+    /// An attribute's Swift type cannot be stored.
+    case unsupportedAttributeType(entity: String, property: String, type: String)
+    /// A relationship's declared type is neither `T?` nor `Set<T>` of a model class.
+    case unsupportedRelationshipType(entity: String, property: String, type: String)
+    /// A relationship points to a class that is not in the model.
+    case unknownDestination(entity: String, property: String, destination: String)
+    /// A relationship's inverse does not exist on the destination entity.
+    case missingInverse(entity: String, property: String, inverse: String, destination: String)
+    /// A relationship and its declared inverse do not name each other.
+    case mismatchedInverse(entity: String, property: String, inverse: String, destination: String)
+    /// A class that is not in the model was used.
+    case unknownEntity(String)
+    /// A key path or property name does not exist on the entity.
+    case unknownProperty(entity: String, property: String)
+
+    // Objects and contexts
+    /// The object is not registered in this context (another context's object, or never inserted).
+    case objectNotInContext(String)
+    /// No object with this ID exists in the store.
+    case objectNotFound(ObjectID)
+    /// A save found objects changed by someone else since they were read, on the same keys.
+    case mergeConflict([MergeConflict])
+    /// A predicate threw while it was evaluated during a fetch.
+    case predicateFailed(entity: String, message: String)
+    /// A single-object fetch matched more than one object.
+    case multipleMatches(entity: String, count: Int)
+
+    // Stores
+    /// The file is not a database, or is damaged.
+    case corruptStore(path: String, message: String)
+    /// The file was written for a different model.
+    case incompatibleStore(path: String, message: String)
+    /// The file cannot be opened or written (permissions, missing folder, read-only location).
+    case storeUnavailable(path: String, message: String)
+    /// SQLite reported an error.
+    case sqlite(path: String, code: Int32, message: String)
+    /// Another connection holds the database locked for longer than the busy timeout.
+    case storeBusy(path: String)
+
+    /// A sentence saying what went wrong and, where there is one, how to fix it.
+    public var description: String {
+        switch self {
+        case .duplicateEntity(let name):
+            "The model lists the entity '\(name)' twice; give each class one entry."
+        case let .unsupportedAttributeType(entity, property, type):
+            "\(entity).\(property): attributes of type \(type) cannot be stored; use Bool, an integer, Double, Float, String, Date, Data, UUID or an optional of these."
+        case let .unsupportedRelationshipType(entity, property, type):
+            "\(entity).\(property): a relationship must be declared as an optional model object (T?) or a Set of model objects, not \(type)."
+        case let .unknownDestination(entity, property, destination):
+            "\(entity).\(property) points to \(destination), which is not in the model; add it to ObjectModel(entities:)."
+        case let .missingInverse(entity, property, inverse, destination):
+            "\(entity).\(property) declares the inverse '\(inverse)', but \(destination) has no relationship of that name."
+        case let .mismatchedInverse(entity, property, inverse, destination):
+            "\(entity).\(property) declares the inverse \(destination).\(inverse), but \(destination).\(inverse) does not point back to \(entity).\(property)."
+        case .unknownEntity(let name):
+            "The class \(name) is not an entity of this model; add it to ObjectModel(entities:)."
+        case let .unknownProperty(entity, property):
+            "The entity \(entity) has no property '\(property)'."
+        case .objectNotInContext(let object):
+            "\(object) does not belong to this context; pass its objectID and look it up with object(with:)."
+        case .objectNotFound(let id):
+            "No object \(id) exists in the store; it may have been deleted."
+        case .mergeConflict(let conflicts):
+            "The save conflicts with changes saved elsewhere: " + conflicts.map(\.description).joined(separator: "; ")
+                + ". Refresh the objects or choose a merge policy (storeWins or objectWins)."
+        case let .predicateFailed(entity, message):
+            "The predicate on \(entity) failed while it was evaluated: \(message)"
+        case let .multipleMatches(entity, count):
+            "Expected at most one \(entity) to match, but \(count) did."
+        case let .corruptStore(path, message):
+            "The store at \(path) is damaged or not a database (\(message)); nothing was changed. Restore it from a backup or move it aside."
+        case let .incompatibleStore(path, message):
+            "The store at \(path) was written for a different model (\(message)); nothing was changed. Open it with its own model or use a new file."
+        case let .storeUnavailable(path, message):
+            "The store at \(path) cannot be opened (\(message)). Check that the folder exists and is writable."
+        case let .sqlite(path, code, message):
+            "SQLite error \(code) on \(path): \(message)"
+        case .storeBusy(let path):
+            "The store at \(path) is locked by another connection; try again later."
+        }
+    }
+}
+
+/// One object whose save collided with a change saved elsewhere.
+public struct MergeConflict: Equatable, Sendable, CustomStringConvertible {
+    /// The object.
+    public let objectID: ObjectID
+    /// The properties changed both here and in the store.
+    public let keys: [String]
+
+    /// `"Bucket/3 (name, owner)"`.
+    public var description: String { "\(objectID) (\(keys.joined(separator: ", ")))" }
+}

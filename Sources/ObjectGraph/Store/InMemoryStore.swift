@@ -1,0 +1,84 @@
+import Streams
+
+/// A store that keeps rows in memory, with the semantics of the SQLite store: versions,
+/// conflicts, merge policies and primary keys work the same, so tests on it hold for SQLite.
+final class InMemoryStore: PersistentStore, @unchecked Sendable {
+    // `lock` protects `tables` and `nextKeys`.
+    private let lock = Lock()
+    private var tables: [String: [Int64: StoredRow]] = [:]
+    private var nextKeys: [String: Int64] = [:]
+
+    let path = ":memory:"
+
+    func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
+        lock.withLock {
+            let first = nextKeys[root.rootName, default: 1]
+            nextKeys[root.rootName] = first + Int64(count)
+            return first...(first + Int64(count) - 1)
+        }
+    }
+
+    func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow] {
+        let names = Set(entities.map(\.name))
+        let roots = Set(entities.map(\.rootName))
+        return lock.withLock {
+            roots.flatMap { root in
+                (tables[root] ?? [:]).values.filter { names.contains($0.id.entity.name) }
+            }
+        }
+    }
+
+    func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow? {
+        lock.withLock { tables[id.entity.rootName]?[id.primaryKey] }
+    }
+
+    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
+        guard case .objects(let targets)? = try row(for: id)?.slots[relationship.index] else { return [] }
+        return targets
+    }
+
+    func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
+        lock.lock()
+        defer { lock.unlock() }
+        var result = StoreSaveResult()
+        var conflicts: [MergeConflict] = []
+        var staged = tables
+        for update in changes.updated {
+            guard let current = staged[update.id.entity.rootName]?[update.id.primaryKey] else {
+                if policy == .error {
+                    conflicts.append(MergeConflict(objectID: update.id, keys: ["(deleted elsewhere)"]))
+                }
+                continue
+            }
+            let (write, conflict, refresh) = resolve(update, current: current, policy: policy)
+            if let conflict {
+                conflicts.append(conflict)
+                continue
+            }
+            var row = current
+            for (slot, value) in write {
+                if update.id.entity.properties[slot].relationship?.isToMany ?? false {
+                    row.slots[slot] = .objects(mergedTargets(current: current.slots[slot], committed: update.committed[slot], new: value))
+                } else {
+                    row.slots[slot] = value
+                }
+            }
+            row.version = current.version + 1
+            staged[update.id.entity.rootName]![update.id.primaryKey] = row
+            result.versions[update.id] = row.version
+            if refresh { result.refreshed[update.id] = row }
+        }
+        guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
+        for row in changes.inserted {
+            var stored = row
+            stored.version = 1
+            staged[row.id.entity.rootName, default: [:]][row.id.primaryKey] = stored
+            result.versions[row.id] = 1
+        }
+        for id in changes.deleted {
+            staged[id.entity.rootName]?[id.primaryKey] = nil
+        }
+        tables = staged
+        return result
+    }
+}
