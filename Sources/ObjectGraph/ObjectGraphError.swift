@@ -93,6 +93,12 @@ public struct MergeConflict: Equatable, Sendable, CustomStringConvertible {
     /// The properties changed both here and in the store.
     public let keys: [String]
 
+    /// Describes a conflict on `keys` of the object `objectID`.
+    public init(objectID: ObjectID, keys: [String]) {
+        self.objectID = objectID
+        self.keys = keys
+    }
+
     /// `"Bucket/3 (name, owner)"`.
     public var description: String { "\(objectID) (\(keys.joined(separator: ", ")))" }
 }
