@@ -33,7 +33,8 @@ extension Publishers {
         public let prefix: String
         /// The publisher whose signals are logged.
         public let upstream: Upstream
-        /// Where lines go; standard output when `nil`. Each subscription writes to its own copy.
+        /// Where lines go; standard output when `nil`. A stream of value type is copied for each
+        /// subscription; lines for one subscription are written one at a time, in order.
         public let stream: (any TextOutputStream)?
 
         /// Creates a publisher that logs the signals of `upstream`.
