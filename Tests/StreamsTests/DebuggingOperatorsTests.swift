@@ -134,7 +134,7 @@ struct PrintTests {
         let output = LineCollector()
         let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, value in
             if value == 2 { subscriber.cancel() }
-            return value == 1 ? .max(1) : .none
+            return .max(1)
         })
         (1...5).publisher.print("", to: output).subscribe(subscriber)
         subscriber.request(.max(1))

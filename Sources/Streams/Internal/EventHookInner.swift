@@ -64,8 +64,14 @@ final class EventHookInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
         lock.unlock()
         outputHook?(input)
         let demand = downstream.receive(input)
-        if demand > 0 { requestHook?(demand, true) }
+        if demand > 0, let requestHook, isSubscribed { requestHook(demand, true) }
         return demand
+    }
+
+    // Whether the stream is still on: demand returned by a subscriber that cancelled inside
+    // `receive(_:)` is not reported.
+    private var isSubscribed: Bool {
+        lock.withLock { if case .subscribed = status { true } else { false } }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
