@@ -26,6 +26,9 @@ package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     private enum Status {
         case awaitingSubscription
         case subscribed(any Subscription)
+        /// Upstream is cancelled and the last value is being delivered; a cancel from inside
+        /// that delivery moves to `terminated`, and then no completion follows (rule 5).
+        case deliveringLastValue
         case terminated
     }
 
@@ -97,11 +100,18 @@ package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     private func end(_ completion: Subscribers.Completion<Downstream.Failure>, lastValue: Output?) {
         lock.lock()
         guard case .subscribed(let upstream) = status, let downstream else { lock.unlock(); return }
-        status = .terminated
+        status = lastValue == nil ? .terminated : .deliveringLastValue
         self.downstream = nil
         lock.unlock()
         upstream.cancel()
-        if let lastValue { _ = downstream.receive(lastValue) }
+        if let lastValue {
+            _ = downstream.receive(lastValue)
+            lock.lock()
+            let wasCancelled = if case .deliveringLastValue = status { false } else { true }
+            status = .terminated
+            lock.unlock()
+            if wasCancelled { return }
+        }
         downstream.receive(completion: completion)
     }
 
