@@ -27,6 +27,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case mergeConflict([MergeConflict])
     /// A predicate threw while it was evaluated during a fetch.
     case predicateFailed(entity: String, message: String)
+    /// A key path in `relationshipKeyPathsForRefreshing` is not usable.
+    case invalidRefreshingKeyPath(path: String, entity: String, reason: String)
+    /// The section key does not agree with the first sort descriptor.
+    case sectionKeyNotSorted(entity: String)
     /// A single-object fetch matched more than one object.
     case multipleMatches(entity: String, count: Int)
 
@@ -70,6 +74,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
                 + ". Refresh the objects or choose a merge policy (storeWins or objectWins)."
         case let .predicateFailed(entity, message):
             "The predicate on \(entity) failed while it was evaluated: \(message)"
+        case let .invalidRefreshingKeyPath(path, entity, reason):
+            "The refreshing key path '\(path)' on \(entity) is not usable: \(reason)."
+        case .sectionKeyNotSorted(let entity):
+            "The fetched-results controller on \(entity) is sectioned by a key path that is not its first sort descriptor; sort by the section key first so that each section is one run."
         case let .multipleMatches(entity, count):
             "Expected at most one \(entity) to match, but \(count) did."
         case let .corruptStore(path, message):

@@ -17,6 +17,26 @@ public struct ObjectsDidChange: CustomStringConvertible {
     public let changedKeys: [ObjectID: Set<String>]
     /// Whether the changes came from merging a sibling context's save.
     public let isMerge: Bool
+    /// The values changed slots had when the previous notification was posted, so that an
+    /// observer can find where an object stood before (see ``withPreviousValues(_:)``).
+    let previousValues: [ObjectIdentifier: (object: ManagedObject, slots: [Int: PropertyValue])]
+
+    /// Runs `body` with every changed object temporarily holding the values it had when the
+    /// previous notification was posted, then puts the current values back.
+    ///
+    /// Observers use it to locate objects in results sorted by the old values (binary search
+    /// instead of a scan). Call it on the context's queue only, and change nothing inside.
+    public func withPreviousValues<Result>(_ body: () throws -> Result) rethrows -> Result {
+        var current: [(ManagedObject, Int, PropertyValue)] = []
+        for (object, slots) in previousValues.values {
+            for (slot, old) in slots where slot < object.slots.count {
+                current.append((object, slot, object.slots[slot]))
+                object.slots[slot] = old
+            }
+        }
+        defer { for (object, slot, value) in current { object.slots[slot] = value } }
+        return try body()
+    }
 
     /// Whether nothing is listed.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty }
@@ -57,6 +77,14 @@ struct PendingChanges {
     var deleted: [ObjectIdentifier: ManagedObject] = [:]
     var refreshed: [ObjectIdentifier: ManagedObject] = [:]
     var changedKeys: [ObjectID: Set<String>] = [:]
+    var previousValues: [ObjectIdentifier: (object: ManagedObject, slots: [Int: PropertyValue])] = [:]
+
+    /// Remembers the value a slot had before its first change since the last notification.
+    mutating func noteOldValue(of object: ManagedObject, slot: Int) {
+        let id = ObjectIdentifier(object)
+        if previousValues[id]?.slots[slot] != nil { return }
+        previousValues[id, default: (object, [:])].slots[slot] = object.slots[slot]
+    }
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty }
 
@@ -70,6 +98,7 @@ struct PendingChanges {
     func notification(isMerge: Bool) -> ObjectsDidChange {
         ObjectsDidChange(
             inserted: Array(inserted.values), updated: Array(updated.values), deleted: Array(deleted.values),
-            refreshed: Array(refreshed.values), changedKeys: changedKeys, isMerge: isMerge)
+            refreshed: Array(refreshed.values), changedKeys: changedKeys, isMerge: isMerge,
+            previousValues: previousValues)
     }
 }

@@ -89,6 +89,7 @@ extension ManagedObjectContext {
     func recordChange(of object: ManagedObject, slot: Int, to value: PropertyValue) {
         guard object.lifecycle == .inserted || object.lifecycle == .persisted else { return }
         guard object.slots[slot] != value else { return }
+        pending.noteOldValue(of: object, slot: slot)
         object.slots[slot] = value
         guard let entity = object.entity else { return }
         if object.lifecycle == .persisted {

@@ -60,6 +60,7 @@ extension ManagedObjectContext {
                     overlapsLocalChange = overlapsLocalChange || !toMany.contains(slot)
                     continue
                 }
+                merged.noteOldValue(of: object, slot: slot)
                 object.slots[slot] = incoming
                 object.committedSlots[slot] = incoming
                 keys.insert(name)

@@ -41,6 +41,7 @@ extension ManagedObjectContext {
             changedKeys[id] = Set(object.changedSlots.map { id.entity.properties[$0].name })
             if let refreshed = result.refreshed[id] {
                 for slot in refreshed.slots.indices where refreshed.slots[slot] != object.slots[slot] {
+                    pending.noteOldValue(of: object, slot: slot)
                     object.slots[slot] = refreshed.slots[slot]
                     pending.noteUpdate(object, key: id.entity.properties[slot].name)
                 }
@@ -82,6 +83,7 @@ extension ManagedObjectContext {
         for object in Array(updatedSet.values) + Array(deletedSet.values) {
             guard let id = object.objectID else { continue }
             let keys = (0..<object.slots.count).filter { object.slots[$0] != object.committedSlots[$0] }
+            for slot in keys { pending.noteOldValue(of: object, slot: slot) }
             object.slots = object.committedSlots
             object.changedSlots = []
             object.lifecycle = .persisted
@@ -111,6 +113,7 @@ extension ManagedObjectContext {
         }
         let local = mergeChanges ? object.changedSlots.map { ($0, object.slots[$0]) } : []
         let before = object.slots
+        for slot in before.indices { pending.noteOldValue(of: object, slot: slot) }
         object.slots = row.slots
         object.committedSlots = row.slots
         object.version = row.version

@@ -199,3 +199,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
 struct WeakObject {
     weak var object: ManagedObject?
 }
+
+extension ManagedObjectContext {
+    /// Runs `body` on the context's queue later, without requiring it to be `Sendable`: for
+    /// work that belongs to the queue (delivering to a subscriber, stopping a controller).
+    func enqueue(_ body: @escaping () -> Void) {
+        let transfer = QueueTransfer(body)
+        queue.async { [self] in
+            transfer.body()
+            processPendingChanges()
+        }
+    }
+}
+
+/// Carries a closure to the context's queue. Not thread-safe by itself, and needs no lock: it
+/// is created on one thread, handed to the queue, and only ever run there, once.
+private final class QueueTransfer: @unchecked Sendable {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}

@@ -1,0 +1,81 @@
+import Streams
+
+/// A publisher of the changes to a fetch request's results, as `CollectionDifference`s, with
+/// real backpressure.
+///
+/// ```swift
+/// let changes = view.changesPublisher(for: FetchRequest<Content>(sortBy: [SortDescriptor(\.name)]))
+/// let cancellable = changes.sink(
+///     receiveCompletion: { print($0) },
+///     receiveValue: { difference in rows = rows.applying(difference)! })
+/// ```
+///
+/// It is a recipe: each subscription makes its own ``FetchedResultsController`` when the
+/// subscriber attaches, so no subscriber misses the initial state, which arrives first as
+/// insertions of every result. After that:
+/// - while the subscriber has no demand, changes pile up; on demand it receives **one**
+///   difference from what it last received to now, however many saves happened between;
+///   memory stays bounded by that difference;
+/// - an object updated in place is a removal and an insertion at its offsets; a move is a
+///   removal and an insertion associated with each other;
+/// - an empty difference is never sent;
+/// - a failing fetch (or a predicate that fails later) ends the stream with that error;
+///   `cancel()` tears the controller down.
+///
+/// Values are delivered on the context's queue. A test drives it synchronously:
+/// `view.performAndWait { subscriber.request(.max(1)) }` delivers at once.
+public struct ChangesPublisher<Object: ManagedObject>: Publisher {
+    /// The difference from the previous delivery to now.
+    public typealias Output = CollectionDifference<Object>
+    /// Why the stream failed.
+    public typealias Failure = ObjectGraphError
+
+    /// The context whose changes are followed.
+    public let context: ManagedObjectContext
+    /// The request whose results are tracked.
+    public let fetchRequest: FetchRequest<Object>
+
+    /// Creates the publisher; nothing happens until a subscriber attaches.
+    public init(context: ManagedObjectContext, fetchRequest: FetchRequest<Object>) {
+        self.context = context
+        self.fetchRequest = fetchRequest
+    }
+
+    /// Makes a controller for `subscriber`, fetches, and hands over the subscription.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = LiveSubscription(downstream: subscriber, context: context, pending: DifferenceAccumulator<Object>())
+        let startError: ObjectGraphError? = context.performAndWait {
+            do {
+                let controller = try FetchedResultsController(fetchRequest: fetchRequest, context: context)
+                try controller.performFetch()
+                let initial = controller.fetchedObjects.enumerated().map { offset, object in
+                    CollectionDifference<Object>.Change.insert(offset: offset, element: object, associatedWith: nil)
+                }
+                subscription.update { pending in
+                    if let difference = CollectionDifference(initial) { pending.append(difference) }
+                }
+                controller.onDifference = { [unowned subscription] difference in
+                    subscription.update { $0.append(difference) }
+                }
+                controller.onError = { [unowned subscription] error in subscription.fail(error) }
+                subscription.attach(controller: controller, stop: { [weak controller] in controller?.stop() })
+                return nil
+            } catch let error as ObjectGraphError {
+                return error
+            } catch {
+                return .predicateFailed(entity: String(describing: Object.self), message: String(describing: error))
+            }
+        }
+        subscriber.receive(subscription: subscription)
+        if let startError { subscription.fail(startError) }
+    }
+}
+
+extension ManagedObjectContext {
+    /// A publisher of the changes to `fetchRequest`'s results in this context.
+    ///
+    /// See ``ChangesPublisher`` for the delivery rules.
+    public func changesPublisher<Object: ManagedObject>(for fetchRequest: FetchRequest<Object>) -> ChangesPublisher<Object> {
+        ChangesPublisher(context: self, fetchRequest: fetchRequest)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+extension FetchedResultsController {
+    /// Applies one batch of context changes: finds the old place of every affected object by
+    /// binary search in the world as it was, takes those objects out, puts back the ones that
+    /// still match at their new place, and reports the difference.
+    func apply(_ change: ObjectsDidChange) {
+        var affected: [Object] = []
+        var seen: Set<ObjectIdentifier> = []
+        func consider(_ object: ManagedObject) {
+            guard let typed = object as? Object, let name = object.objectID?.entity.name, entityNames.contains(name),
+                  seen.insert(ObjectIdentifier(object)).inserted else { return }
+            affected.append(typed)
+        }
+        for object in change.inserted { consider(object) }
+        for object in change.updated { consider(object) }
+        for object in change.refreshed { consider(object) }
+        for object in change.deleted { consider(object) }
+        if !refreshPaths.isEmpty {
+            for object in change.updated + change.refreshed {
+                guard let id = object.objectID, let keys = change.changedKeys[id] else { continue }
+                for origin in refreshPaths.origins(of: object, changedKeys: keys, in: managedObjectContext)
+                where fetchedIdentities.contains(ObjectIdentifier(origin)) {
+                    consider(origin)
+                }
+            }
+        }
+        guard !affected.isEmpty else { return }
+
+        // Where the affected objects stood, in the world of the previous batch.
+        var oldIndex: [ObjectIdentifier: Int] = [:]
+        change.withPreviousValues {
+            for object in affected where fetchedIdentities.contains(ObjectIdentifier(object)) {
+                if let index = locate(object) { oldIndex[ObjectIdentifier(object)] = index }
+            }
+        }
+        let oldTable = sectionTable
+        var deletedSections: [Int] = []
+        for (identity, index) in oldIndex.sorted(by: { $0.value > $1.value }) {
+            fetchedObjects.remove(at: index)
+            fetchedIdentities.remove(identity)
+            if sectionNameKeyPath != nil, let emptied = sectionTable.removeItem(atFlatIndex: index) {
+                deletedSections.append(emptied)
+            }
+        }
+
+        // Which of them belong in the results now, and where.
+        var included: [Object] = []
+        for object in affected where !object.isDeleted && object.managedObjectContext === managedObjectContext {
+            do {
+                if try fetchRequest.matches(object) { included.append(object) }
+            } catch {
+                onError?(error)
+                delegate?.controller(self, didFailWith: error)
+            }
+        }
+        var createdSectionNames: [String] = []
+        for object in included {
+            let index = insertionIndex(for: object)
+            fetchedObjects.insert(object, at: index)
+            fetchedIdentities.insert(ObjectIdentifier(object))
+            if let keyPath = sectionNameKeyPath {
+                let name = object[keyPath: keyPath]
+                let previous = index > 0 ? fetchedObjects[index - 1][keyPath: keyPath] : nil
+                let next = index + 1 < fetchedObjects.count ? fetchedObjects[index + 1][keyPath: keyPath] : nil
+                if sectionTable.insertItem(atFlatIndex: index, name: name, previousName: previous, nextName: next) {
+                    createdSectionNames.append(name)
+                }
+            }
+        }
+        var newIndex: [ObjectIdentifier: Int] = [:]
+        for object in included {
+            if let index = locate(object) { newIndex[ObjectIdentifier(object)] = index }
+        }
+        report(affected: affected, oldIndex: oldIndex, newIndex: newIndex, oldTable: oldTable,
+               deletedSections: deletedSections, createdSectionNames: createdSectionNames)
+    }
+
+    /// Tells the delegate and `onDifference`. An object kept its place (an update) when its rank
+    /// among the untouched objects is the same before and after; otherwise it moved.
+    private func report(
+        affected: [Object], oldIndex: [ObjectIdentifier: Int], newIndex: [ObjectIdentifier: Int],
+        oldTable: SectionTable, deletedSections: [Int], createdSectionNames: [String]
+    ) {
+        let sortedOld = oldIndex.values.sorted()
+        let sortedNew = newIndex.values.sorted()
+        func rank(_ index: Int, among sorted: [Int]) -> Int { index - lowerBound(of: index, in: sorted) }
+
+        var changes: [CollectionDifference<Object>.Change] = []
+        var objectChanges: [(Object, IndexPath?, ResultsChangeType, IndexPath?)] = []
+        for object in affected {
+            let identity = ObjectIdentifier(object)
+            let old = oldIndex[identity]
+            let new = newIndex[identity]
+            let oldPath = old.map { oldPathFor($0, in: oldTable) }
+            let newPath = new.map { indexPath(ofFlatIndex: $0) }
+            switch (old, new) {
+            case let (old?, new?):
+                let moved = rank(old, among: sortedOld) != rank(new, among: sortedNew)
+                changes.append(.remove(offset: old, element: object, associatedWith: moved ? new : nil))
+                changes.append(.insert(offset: new, element: object, associatedWith: moved ? old : nil))
+                objectChanges.append((object, oldPath, moved ? .move : .update, newPath))
+            case let (old?, nil):
+                changes.append(.remove(offset: old, element: object, associatedWith: nil))
+                objectChanges.append((object, oldPath, .delete, nil))
+            case let (nil, new?):
+                changes.append(.insert(offset: new, element: object, associatedWith: nil))
+                objectChanges.append((object, nil, .insert, newPath))
+            case (nil, nil):
+                continue
+            }
+        }
+        guard !changes.isEmpty, let difference = CollectionDifference(changes) else { return }
+
+        if let delegate {
+            delegate.controllerWillChangeContent(self)
+            for section in deletedSections.sorted(by: >) {
+                delegate.controller(self, didChange: ResultsSection(name: oldTable.names[section], objects: []), atSectionIndex: section, for: .delete)
+            }
+            let current = sections
+            for name in createdSectionNames {
+                if let index = sectionTable.index(ofName: name) {
+                    delegate.controller(self, didChange: current[index], atSectionIndex: index, for: .insert)
+                }
+            }
+            for (object, oldPath, type, newPath) in objectChanges {
+                delegate.controller(self, didChange: object, at: oldPath, for: type, newIndexPath: newPath)
+            }
+            delegate.controllerDidChangeContent(self)
+            delegate.controller(self, didChangeContentWith: difference)
+        }
+        onDifference?(difference)
+    }
+
+    private func oldPathFor(_ flat: Int, in table: SectionTable) -> IndexPath {
+        guard sectionNameKeyPath != nil else { return IndexPath(sectionIndex: 0, itemIndex: flat) }
+        let (section, item) = table.position(ofFlatIndex: flat)
+        return IndexPath(sectionIndex: section, itemIndex: item)
+    }
+}
+
+/// The number of elements of the sorted array `sorted` that are less than `value`.
+func lowerBound(of value: Int, in sorted: [Int]) -> Int {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+        let middle = (low + high) / 2
+        if sorted[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low
+}
