@@ -33,29 +33,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one Boolean.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            upstream.subscribe(SearchInner(downstream: subscriber, answerIfFound: false) { [predicate] in
+                .success(!predicate($0))
+            })
         }
-    }
-}
-
-extension Publishers.AllSatisfy {
-    private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        // `satisfied` is touched only from upstream's serial signals.
-        private var satisfied = true
-        private let predicate: (Upstream.Output) -> Bool
-
-        init(downstream: Downstream, predicate: @escaping (Upstream.Output) -> Bool) {
-            self.predicate = predicate
-            super.init(downstream: downstream)
-        }
-
-        override func accumulate(_ input: Upstream.Output) -> ReduceStep<Failure> {
-            if predicate(input) { return .continue }
-            satisfied = false
-            return .finish
-        }
-
-        override var result: Output? { satisfied }
     }
 }

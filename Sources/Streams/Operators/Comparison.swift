@@ -73,29 +73,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, areInIncreasingOrder: areInIncreasingOrder))
+            upstream.subscribe(ComparisonInner(downstream: subscriber) { [areInIncreasingOrder] in
+                .success(areInIncreasingOrder($0, $1))
+            })
         }
-    }
-}
-
-extension Publishers.Comparison {
-    private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        // `kept` is touched only from upstream's serial signals.
-        private var kept: Output?
-        private let areInIncreasingOrder: (Output, Output) -> Bool
-
-        init(downstream: Downstream, areInIncreasingOrder: @escaping (Output, Output) -> Bool) {
-            self.areInIncreasingOrder = areInIncreasingOrder
-            super.init(downstream: downstream)
-        }
-
-        override func accumulate(_ input: Upstream.Output) -> ReduceStep<Failure> {
-            if let kept, !areInIncreasingOrder(kept, input) { return .continue }
-            kept = input
-            return .continue
-        }
-
-        override var result: Output? { kept }
     }
 }

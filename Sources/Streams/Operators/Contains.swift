@@ -33,31 +33,11 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one Boolean.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, output: output))
+            upstream.subscribe(SearchInner(downstream: subscriber, answerIfFound: true) { [output] in
+                .success($0 == output)
+            })
         }
     }
 }
 
 extension Publishers.Contains: Equatable where Upstream: Equatable {}
-
-extension Publishers.Contains {
-    private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        // `found` is touched only from upstream's serial signals.
-        private var found = false
-        private let output: Upstream.Output
-
-        init(downstream: Downstream, output: Upstream.Output) {
-            self.output = output
-            super.init(downstream: downstream)
-        }
-
-        override func accumulate(_ input: Upstream.Output) -> ReduceStep<Failure> {
-            guard input == output else { return .continue }
-            found = true
-            return .finish
-        }
-
-        override var result: Output? { found }
-    }
-}

@@ -31,24 +31,11 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber))
+            upstream.subscribe(LastInner(downstream: subscriber) { _ in
+                .success(true)
+            })
         }
     }
 }
 
 extension Publishers.Last: Equatable where Upstream: Equatable {}
-
-extension Publishers.Last {
-    private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        // `last` is touched only from upstream's serial signals.
-        private var last: Output?
-
-        override func accumulate(_ input: Upstream.Output) -> ReduceStep<Failure> {
-            last = input
-            return .continue
-        }
-
-        override var result: Output? { last }
-    }
-}

@@ -33,28 +33,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            upstream.subscribe(LastInner(downstream: subscriber) { [predicate] in
+                .success(predicate($0))
+            })
         }
-    }
-}
-
-extension Publishers.LastWhere {
-    private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        // `last` is touched only from upstream's serial signals.
-        private var last: Output?
-        private let predicate: (Upstream.Output) -> Bool
-
-        init(downstream: Downstream, predicate: @escaping (Upstream.Output) -> Bool) {
-            self.predicate = predicate
-            super.init(downstream: downstream)
-        }
-
-        override func accumulate(_ input: Upstream.Output) -> ReduceStep<Failure> {
-            if predicate(input) { last = input }
-            return .continue
-        }
-
-        override var result: Output? { last }
     }
 }

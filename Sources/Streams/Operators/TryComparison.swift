@@ -55,35 +55,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, areInIncreasingOrder: areInIncreasingOrder))
+            upstream.subscribe(ComparisonInner(downstream: subscriber) { [areInIncreasingOrder] kept, new in
+                Result { try areInIncreasingOrder(kept, new) }
+            })
         }
-    }
-}
-
-extension Publishers.TryComparison {
-    private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == any Error {
-        // `kept` is touched only from upstream's serial signals.
-        private var kept: Output?
-        private let areInIncreasingOrder: (Output, Output) throws -> Bool
-
-        init(downstream: Downstream, areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) {
-            self.areInIncreasingOrder = areInIncreasingOrder
-            super.init(downstream: downstream)
-        }
-
-        override func accumulate(_ input: Upstream.Output) -> ReduceStep<any Error> {
-            do {
-                if let kept, try !areInIncreasingOrder(kept, input) { return .continue }
-                kept = input
-                return .continue
-            } catch {
-                return .fail(error)
-            }
-        }
-
-        override var result: Output? { kept }
-
-        override func mapFailure(_ error: Upstream.Failure) -> any Error { error }
     }
 }

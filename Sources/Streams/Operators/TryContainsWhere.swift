@@ -37,35 +37,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one Boolean, or a failure.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            upstream.subscribe(SearchInner(downstream: subscriber, answerIfFound: true) { [predicate] value in
+                Result { try predicate(value) }
+            })
         }
-    }
-}
-
-extension Publishers.TryContainsWhere {
-    private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == any Error {
-        // `found` is touched only from upstream's serial signals.
-        private var found = false
-        private let predicate: (Upstream.Output) throws -> Bool
-
-        init(downstream: Downstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.predicate = predicate
-            super.init(downstream: downstream)
-        }
-
-        override func accumulate(_ input: Upstream.Output) -> ReduceStep<any Error> {
-            do {
-                guard try predicate(input) else { return .continue }
-                found = true
-                return .finish
-            } catch {
-                return .fail(error)
-            }
-        }
-
-        override var result: Output? { found }
-
-        override func mapFailure(_ error: Upstream.Failure) -> any Error { error }
     }
 }

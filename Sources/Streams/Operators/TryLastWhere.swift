@@ -37,34 +37,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            upstream.subscribe(LastInner(downstream: subscriber) { [predicate] value in
+                Result { try predicate(value) }
+            })
         }
-    }
-}
-
-extension Publishers.TryLastWhere {
-    private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == any Error {
-        // `last` is touched only from upstream's serial signals.
-        private var last: Output?
-        private let predicate: (Upstream.Output) throws -> Bool
-
-        init(downstream: Downstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.predicate = predicate
-            super.init(downstream: downstream)
-        }
-
-        override func accumulate(_ input: Upstream.Output) -> ReduceStep<any Error> {
-            do {
-                if try predicate(input) { last = input }
-                return .continue
-            } catch {
-                return .fail(error)
-            }
-        }
-
-        override var result: Output? { last }
-
-        override func mapFailure(_ error: Upstream.Failure) -> any Error { error }
     }
 }
