@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -158,6 +159,40 @@ struct ConcatenationOperatorsTests {
         #expect(subscriber.values == Array(0..<50_000))
         #expect(subscriber.completion == .finished)
         #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test("requests from many threads at once are each honoured once across the switch, and signals never overlap")
+    func concurrentRequests() {
+        let subscriber = TestSubscriber<Int, Never>()
+        (0..<2_000).publisher.append(2_000..<4_000).subscribe(subscriber)
+        DispatchQueue.concurrentPerform(iterations: 4_000) { _ in subscriber.request(.max(1)) }
+        #expect(subscriber.values == Array(0..<4_000))
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test("a finished or cancelled chain lets go of its subscriber (rule 8)")
+    func releasesSubscriber() {
+        weak var finished: TestSubscriber<Int, Never>?
+        weak var cancelled: TestSubscriber<Int, Never>?
+        let upstream = TestPublisher<Int, Never>()
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            finished = subscriber
+            [1].publisher.append(2).subscribe(subscriber)
+            subscriber.request(.unlimited)
+            #expect(subscriber.completion == .finished)
+        }
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            cancelled = subscriber
+            [1].publisher.append(upstream).subscribe(subscriber)
+            subscriber.request(.max(2))
+            subscriber.cancel()
+        }
+        #expect(finished == nil)
+        #expect(cancelled == nil)
+        #expect(upstream.cancelCount == 1)
     }
 
     @Test("keeps the stream rules")

@@ -329,6 +329,19 @@ struct CollectByCountTests {
         #expect(subscriber.completion == .failure(.boom))
     }
 
+    @Test("a subscriber that cancels while receiving the partial last array gets no completion")
+    func cancelInsidePartial() {
+        let subscriber = TestSubscriber<[Int], Never>(onValue: { subscriber, _ in
+            subscriber.cancel()
+            return .none
+        })
+        (1...3).publisher.collect(5).subscribe(subscriber)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [[1, 2, 3]])
+        #expect(subscriber.completion == nil)
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test("cancel reaches upstream, and nothing arrives after it")
     func cancelsUpstream() {
         let upstream = TestPublisher<Int, Never>()
@@ -357,6 +370,28 @@ struct CollectByCountTests {
         upstream.send(completion: .finished)
         #expect(subscriber.values == [[1]])
         #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test("a finished or cancelled chain lets go of its subscriber (rule 8)")
+    func releasesSubscriber() {
+        weak var finished: TestSubscriber<[Int], Never>?
+        weak var cancelled: TestSubscriber<[Int], Never>?
+        let upstream = TestPublisher<Int, Never>()
+        do {
+            let subscriber = TestSubscriber<[Int], Never>()
+            finished = subscriber
+            (1...3).publisher.collect(2).subscribe(subscriber)
+            subscriber.request(.unlimited)
+            #expect(subscriber.completion == .finished)
+        }
+        do {
+            let subscriber = TestSubscriber<[Int], Never>()
+            cancelled = subscriber
+            upstream.collect(2).subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(finished == nil)
+        #expect(cancelled == nil)
     }
 
     @Test("keeps the stream rules")

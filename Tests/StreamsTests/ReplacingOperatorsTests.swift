@@ -195,6 +195,28 @@ struct ReplaceErrorTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    @Test("a finished or cancelled chain lets go of its subscriber (rule 8)")
+    func releasesSubscriber() {
+        weak var finished: TestSubscriber<Int, Never>?
+        weak var cancelled: TestSubscriber<Int, Never>?
+        let upstream = TestPublisher<Int, TestError>()
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            finished = subscriber
+            Fail<Int, TestError>(error: .boom).replaceError(with: 9).subscribe(subscriber)
+            subscriber.request(.max(1))
+            #expect(subscriber.completion == .finished)
+        }
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            cancelled = subscriber
+            upstream.replaceError(with: 9).subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(finished == nil)
+        #expect(cancelled == nil)
+    }
+
     @Test("nothing arrives after the completion")
     func nothingAfterCompletion() {
         let upstream = TestPublisher<Int, TestError>()

@@ -38,31 +38,11 @@ extension Publishers {
 
         /// Attaches `subscriber` to upstream, and after a failure to the replacement publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            Inner(downstream: subscriber, handler: handler).start(upstream)
-        }
-    }
-}
-
-extension Publishers.Catch {
-    private final class Inner<Downstream: Subscriber>: SequentialInner<Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        // Immutable; the base class's lock protects everything else.
-        private let handler: (Upstream.Failure) -> NewPublisher
-
-        init(downstream: Downstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
-            self.handler = handler
-            super.init(downstream: downstream)
-        }
-
-        func start(_ upstream: Upstream) {
-            start(with: upstream) { [self] completion in
-                switch completion {
-                case .finished:
-                    finish(.finished)
-                case .failure(let error):
-                    subscribe(to: handler(error)) { [self] in finish($0) }
-                }
-            }
+            let inner = CatchInner<Upstream, NewPublisher, S>(
+                downstream: subscriber,
+                makeReplacement: { [handler] in .success(handler($0)) },
+                mapReplacementFailure: { $0 })
+            inner.start(upstream)
         }
     }
 }

@@ -42,35 +42,11 @@ extension Publishers {
 
         /// Attaches `subscriber` to upstream, and after a failure to the replacement publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            Inner(downstream: subscriber, handler: handler).start(upstream)
-        }
-    }
-}
-
-extension Publishers.TryCatch {
-    private final class Inner<Downstream: Subscriber>: SequentialInner<Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == any Error {
-        // Immutable; the base class's lock protects everything else.
-        private let handler: (Upstream.Failure) throws -> NewPublisher
-
-        init(downstream: Downstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
-            self.handler = handler
-            super.init(downstream: downstream)
-        }
-
-        func start(_ upstream: Upstream) {
-            start(with: upstream) { [self] completion in
-                switch completion {
-                case .finished:
-                    finish(.finished)
-                case .failure(let error):
-                    do {
-                        subscribe(to: try handler(error)) { [self] in finish($0.eraseError) }
-                    } catch {
-                        finish(.failure(error))
-                    }
-                }
-            }
+            let inner = CatchInner<Upstream, NewPublisher, S>(
+                downstream: subscriber,
+                makeReplacement: { [handler] error in Result { try handler(error) } },
+                mapReplacementFailure: { $0 })
+            inner.start(upstream)
         }
     }
 }
