@@ -24,11 +24,12 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         case terminated
     }
 
-    // `lock` protects `status`, `downstream` and `hasDownstreamDemand`.
+    // `lock` protects `status`, `downstream`, `hasDownstreamDemand` and `isCancelled`.
     private let lock = Lock()
     private var status = Status.awaitingSubscription
     private var downstream: Downstream?
     private var hasDownstreamDemand = false
+    private var isCancelled = false
 
     package init(downstream: Downstream) {
         self.downstream = downstream
@@ -97,8 +98,7 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         status = .terminated
         self.downstream = nil
         lock.unlock()
-        if let value { _ = downstream.receive(value) }
-        downstream.receive(completion: completion)
+        deliver(value, then: completion, to: downstream)
     }
 
     package func request(_ demand: Subscribers.Demand) {
@@ -112,8 +112,16 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         status = .terminated
         self.downstream = nil
         lock.unlock()
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
+        deliver(value, then: .finished, to: downstream)
+    }
+
+    private func deliver(_ value: Output?, then completion: Subscribers.Completion<Downstream.Failure>, to downstream: Downstream) {
+        if let value {
+            _ = downstream.receive(value)
+            // A subscriber that cancelled from inside `receive(_:)` gets no completion (rule 5).
+            if lock.withLock({ isCancelled }) { return }
+        }
+        downstream.receive(completion: completion)
     }
 
     package func cancel() {
@@ -121,6 +129,7 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         let upstream: (any Subscription)?
         if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
         status = .terminated
+        isCancelled = true
         let released = downstream
         downstream = nil
         lock.unlock()

@@ -1,0 +1,134 @@
+extension Publisher {
+    /// Collects values into arrays of `count` and delivers each array as it fills.
+    ///
+    /// When upstream finishes, a partly filled array is delivered before the completion; when
+    /// upstream fails, it is dropped. Each array downstream asks for becomes a request for
+    /// `count` values upstream. `count` must be at least 1.
+    ///
+    /// ```swift
+    /// let cancellable = (1...5).publisher
+    ///     .collect(2)
+    ///     .sink { print($0) }   // [1, 2], [3, 4], [5]
+    /// ```
+    public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+        Publishers.CollectByCount(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delivers upstream's values in arrays of a fixed size; the last array
+    /// may be shorter.
+    public struct CollectByCount<Upstream: Publisher>: Publisher {
+        /// An array of at most ``count`` upstream values.
+        public typealias Output = [Upstream.Output]
+        /// Upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are collected.
+        public let upstream: Upstream
+        /// How many values make one array.
+        public let count: Int
+
+        /// Creates a publisher that collects the values of `upstream` in arrays of `count`.
+        ///
+        /// - Precondition: `count` is at least 1.
+        public init(upstream: Upstream, count: Int) {
+            precondition(count > 0, "collect(\(count)): the count of values per array must be at least 1")
+            self.upstream = upstream
+            self.count = count
+        }
+
+        /// Attaches `subscriber`; it receives one array per `count` upstream values.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, count: count))
+        }
+    }
+}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+extension Publishers.CollectByCount {
+    // Requests `count` upstream values per array downstream asks for, so a full array never
+    // waits for demand and the partial last one always has it.
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        private enum Status {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case terminated
+        }
+
+        // `lock` protects `status`, `downstream` and `isCancelled`. `buffer` is touched only
+        // from upstream's serial signals.
+        private let lock = Lock()
+        private var status = Status.awaitingSubscription
+        private var downstream: Downstream?
+        private var isCancelled = false
+        private var buffer: [Upstream.Output] = []
+        private let count: Int
+
+        init(downstream: Downstream, count: Int) {
+            self.downstream = downstream
+            self.count = count
+        }
+
+        func receive(subscription: any Subscription) {
+            lock.lock()
+            guard case .awaitingSubscription = status, let downstream else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            status = .subscribed(subscription)
+            lock.unlock()
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            lock.lock()
+            guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
+            lock.unlock()
+            buffer.append(input)
+            guard buffer.count == count else { return .none }
+            let full = buffer
+            buffer = []
+            return downstream.receive(full) * count
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            guard case .subscribed = status, let downstream else { lock.unlock(); return }
+            status = .terminated
+            self.downstream = nil
+            lock.unlock()
+            let partial = buffer
+            buffer = []
+            if case .finished = completion, !partial.isEmpty {
+                _ = downstream.receive(partial)
+                // A subscriber that cancelled from inside `receive(_:)` gets no completion.
+                if lock.withLock({ isCancelled }) { return }
+            }
+            downstream.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            guard demand > 0 else { return }
+            lock.lock()
+            guard case .subscribed(let upstream) = status else { lock.unlock(); return }
+            lock.unlock()
+            upstream.request(demand * count)
+        }
+
+        func cancel() {
+            lock.lock()
+            let previous = status
+            status = .terminated
+            isCancelled = true
+            let released = downstream
+            downstream = nil
+            lock.unlock()
+            withExtendedLifetime(released) {}
+            if case .subscribed(let upstream) = previous { upstream.cancel() }
+        }
+    }
+}
