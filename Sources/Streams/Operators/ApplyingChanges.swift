@@ -1,0 +1,151 @@
+extension Publisher where Output: RangeReplaceableCollection, Output.Index == Int, Failure == Never {
+    /// Publishes this collection with each difference from `changes` applied to it, making new
+    /// elements with `transform`.
+    ///
+    /// The collection is the latest value this publisher sent (for example a `@Published`
+    /// array); a value is published only when a difference arrives. `transform` runs only for
+    /// inserted and updated elements; a moved element keeps its existing value. Several
+    /// parallel collections can follow the same stream of changes:
+    ///
+    /// ```swift
+    /// changes.share()
+    /// $rows.applyingChanges(changes) { RowViewModel($0) }
+    ///     .sink(receiveCompletion: { _ in }, receiveValue: { self.rows = $0 })
+    /// $titles.applyingChanges(changes) { $0.name }
+    ///     .sink(receiveCompletion: { _ in }, receiveValue: { self.titles = $0 })
+    /// ```
+    ///
+    /// Demand passes to `changes`: one difference per value requested. The stream finishes or
+    /// fails when `changes` does.
+    public func applyingChanges<Changes: Publisher, Source>(
+        _ changes: Changes,
+        _ transform: @escaping (Source) -> Output.Element
+    ) -> Publishers.ApplyingChanges<Self, Changes, Source> where Changes.Output == CollectionDifference<Source> {
+        Publishers.ApplyingChanges(collections: self, changes: changes, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that applies each difference of one publisher to the latest collection of
+    /// another.
+    public struct ApplyingChanges<Collections: Publisher, Changes: Publisher, Source>: Publisher
+    where Collections.Output: RangeReplaceableCollection, Collections.Output.Index == Int, Collections.Failure == Never,
+          Changes.Output == CollectionDifference<Source> {
+        /// The collection with a difference applied.
+        public typealias Output = Collections.Output
+        /// The failure of the changes.
+        public typealias Failure = Changes.Failure
+
+        /// The publisher of the collection to change.
+        public let collections: Collections
+        /// The publisher of differences.
+        public let changes: Changes
+        /// Makes a collection element from a changed source element.
+        public let transform: (Source) -> Collections.Output.Element
+
+        /// Creates the publisher.
+        public init(collections: Collections, changes: Changes, transform: @escaping (Source) -> Collections.Output.Element) {
+            self.collections = collections
+            self.changes = changes
+            self.transform = transform
+        }
+
+        /// Follows the collection publisher, then attaches `subscriber` to the changes.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = Inner(downstream: subscriber, transform: transform)
+            collections.subscribe(inner.baseTracker)
+            changes.subscribe(inner)
+        }
+    }
+}
+
+extension Publishers.ApplyingChanges {
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        // `lock` protects `base`, `upstream`, `downstream` and `baseSubscription`.
+        private let lock = Lock()
+        private var base = Output()
+        private var upstream: (any Subscription)?
+        private var downstream: Downstream?
+        private var baseSubscription: (any Subscription)?
+        private let transform: (Source) -> Output.Element
+
+        init(downstream: Downstream, transform: @escaping (Source) -> Output.Element) {
+            self.downstream = downstream
+            self.transform = transform
+        }
+
+        /// Keeps the latest collection; takes every value it is sent.
+        var baseTracker: AnySubscriber<Output, Never> {
+            AnySubscriber(
+                receiveSubscription: { [weak self] subscription in
+                    guard let self else { return subscription.cancel() }
+                    let accepted = self.lock.withLock {
+                        guard self.downstream != nil, self.baseSubscription == nil else { return false }
+                        self.baseSubscription = subscription
+                        return true
+                    }
+                    if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+                },
+                receiveValue: { [weak self] collection in
+                    self?.lock.withLock { self?.base = collection }
+                    return .none
+                },
+                receiveCompletion: { _ in })
+        }
+
+        func receive(subscription: any Subscription) {
+            lock.lock()
+            guard upstream == nil, let downstream else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            upstream = subscription
+            lock.unlock()
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ difference: CollectionDifference<Source>) -> Subscribers.Demand {
+            lock.lock()
+            guard let downstream else { lock.unlock(); return .none }
+            var collection = base
+            base = Output()  // give up our reference so that applying does not copy
+            lock.unlock()
+            collection.apply(difference, transform: transform)
+            lock.withLock { base = collection }
+            return downstream.receive(collection)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            guard let downstream else { lock.unlock(); return }
+            self.downstream = nil
+            upstream = nil
+            let baseSubscription = self.baseSubscription
+            self.baseSubscription = nil
+            lock.unlock()
+            baseSubscription?.cancel()
+            downstream.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            let upstream = lock.withLock { self.upstream }
+            upstream?.request(demand)
+        }
+
+        func cancel() {
+            lock.lock()
+            let upstream = self.upstream
+            let baseSubscription = self.baseSubscription
+            let released = downstream
+            self.upstream = nil
+            self.baseSubscription = nil
+            downstream = nil
+            lock.unlock()
+            withExtendedLifetime(released) {}
+            upstream?.cancel()
+            baseSubscription?.cancel()
+        }
+    }
+}
