@@ -1,0 +1,86 @@
+import Dispatch
+import Foundation
+import ObjectGraph
+import Streams
+
+/// `swift run streams-demo`: a view model kept in sync with a SQLite store while a background
+/// context edits it.
+@main
+enum StreamsDemo {
+    static func main() {
+        let options: DemoOptions
+        switch DemoOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+        case .success(let parsed?): options = parsed
+        case .success(nil):
+            print(DemoOptions.usage)
+            return
+        case .failure(let error):
+            fail(error)
+        }
+
+        let container: PersistentContainer
+        do {
+            let store: StoreKind = options.inMemory ? .inMemory : .sqlite(URL(fileURLWithPath: options.storePath))
+            container = try PersistentContainer(model: DemoModel.make(), store: store, viewContextQueue: .main)
+        } catch {
+            fail(.store("cannot open the store: \(error)"))
+        }
+        let editor = BackgroundEditor(context: container.newBackgroundContext(name: "editor")) { message in
+            DispatchQueue.main.async { finish(message: message, status: 1) }
+        }
+        do {
+            try editor.seedIfEmpty()
+        } catch {
+            fail(.store("cannot write to the store: \(error)"))
+        }
+
+        let isTerminal = !options.plain && isatty(STDOUT_FILENO) != 0
+        DispatchQueue.main.async {
+            let renderer = BoardRenderer(isTerminal: isTerminal)
+            if isTerminal { print("\u{1B}[?25l", terminator: "") }  // hide the cursor while redrawing
+            let viewModel = BoardViewModel(
+                context: container.viewContext,
+                onChange: { model, difference in renderer.render(model, difference: difference) },
+                onFailure: { error in finish(message: "the live results failed: \(error)", status: 1) })
+            editor.start(every: options.interval)
+            let summary = { "\(viewModel.differenceCount) differences applied; \(viewModel.rows.count) items on the board." }
+            DispatchQueue.main.asyncAfter(deadline: .now() + options.duration) {
+                editor.stop()
+                finish(message: summary(), status: 0, restoreCursor: isTerminal)
+            }
+            stopOnInterrupt {
+                editor.stop()
+                finish(message: "stopped: " + summary(), status: 0, restoreCursor: isTerminal)
+            }
+        }
+        dispatchMain()
+    }
+
+    /// Prints `error` and exits with status 1 (2 for usage mistakes).
+    static func fail(_ error: DemoError) -> Never {
+        writeError("\(error)")
+        if case .usage = error { exit(2) }
+        exit(1)
+    }
+
+    static func finish(message: String, status: Int32, restoreCursor: Bool = true) -> Never {
+        if restoreCursor, isatty(STDOUT_FILENO) != 0 { print("\u{1B}[?25h", terminator: "") }
+        if status == 0 { print("\n" + message) } else { writeError("streams-demo: \(message)") }
+        exit(status)
+    }
+
+    static func writeError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Runs `body` on the main queue on Ctrl-C instead of dying mid-redraw.
+    static func stopOnInterrupt(_ body: @escaping () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+        source.setEventHandler(handler: body)
+        source.resume()
+        interruptSource = source
+    }
+
+    nonisolated(unsafe) private static var interruptSource: DispatchSourceSignal?  // set once, on the main queue
+}
