@@ -24,11 +24,12 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         case terminated
     }
 
-    // `lock` protects `status`, `downstream` and `hasDownstreamDemand`.
+    // `lock` protects `status`, `downstream`, `hasDownstreamDemand` and `isCancelled`.
     private let lock = Lock()
     private var status = Status.awaitingSubscription
     private var downstream: Downstream?
     private var hasDownstreamDemand = false
+    private var isCancelled = false
 
     package init(downstream: Downstream) {
         self.downstream = downstream
@@ -97,7 +98,16 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         status = .terminated
         self.downstream = nil
         lock.unlock()
-        if let value { _ = downstream.receive(value) }
+        deliver(value, then: completion, to: downstream)
+    }
+
+    /// Delivers the result, if any, then the completion, unless downstream cancelled from
+    /// inside `receive(_:)` (rule 5).
+    private func deliver(_ value: Output?, then completion: Subscribers.Completion<Downstream.Failure>, to downstream: Downstream) {
+        if let value {
+            _ = downstream.receive(value)
+            if lock.withLock({ isCancelled }) { return }
+        }
         downstream.receive(completion: completion)
     }
 
@@ -112,8 +122,7 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         status = .terminated
         self.downstream = nil
         lock.unlock()
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
+        deliver(value, then: .finished, to: downstream)
     }
 
     package func cancel() {
@@ -121,6 +130,7 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         let upstream: (any Subscription)?
         if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
         status = .terminated
+        isCancelled = true
         let released = downstream
         downstream = nil
         lock.unlock()
