@@ -233,3 +233,35 @@ extension TestSubscriber.Event {
         if case .completion = self { true } else { false }
     }
 }
+
+/// A counter that threads bump and read without a lock, to see how far another thread got.
+final class AtomicCounter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    init() {}
+
+    var value: Int { storage.load(ordering: .acquiring) }
+
+    func increment() { storage.add(1, ordering: .acquiringAndReleasing) }
+
+    func store(_ newValue: Int) { storage.store(newValue, ordering: .releasing) }
+
+    /// Spins (yielding the processor) until the count reaches `target`.
+    func wait(untilAtLeast target: Int) {
+        while value < target { sched_yield() }
+    }
+}
+
+/// A value shared by test threads, behind the package's lock.
+final class Locked<Value>: @unchecked Sendable {  // `lock` protects `value`
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
