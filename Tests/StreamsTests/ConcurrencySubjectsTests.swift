@@ -27,7 +27,7 @@ struct ConcurrencySubjectsTests {
     @Test("rule 3: values sent from four threads reach an unlimited subscriber once each, serially, in each sender's order")
     func sendersNeverOverlap() {
         let senders = 4
-        let perSender = 2_500
+        let perSender = 1_500
         for subject in [AnySubject.passthrough(), AnySubject.currentValue()] {
             let subscriber = TestSubscriber<Int, Never>()
             subject.attach(subscriber)

@@ -146,7 +146,7 @@ struct Rule5CancelTests {
         #expect(subjectUpstream.requests == [.unlimited])
     }
 
-    @Test("a Sink or Assign that was cancelled ignores values its upstream still sends")
+    @Test("an Assign that was cancelled lets go of its object and ignores values its upstream still sends")
     func cancelledSubscribersIgnoreLateValues() {
         final class Target {
             var value = 0
