@@ -72,10 +72,11 @@ extension Subscribers {
         @inlinable
         public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
 
-        /// The difference, never below ``none``; ``unlimited`` minus a count stays unlimited.
+        /// The difference, never below ``none``; ``unlimited`` minus anything (``unlimited``
+        /// included, as in Combine) stays unlimited.
         @inlinable
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
-            if lhs == .unlimited { return rhs == .unlimited ? .none : .unlimited }
+            if lhs == .unlimited { return .unlimited }
             if rhs == .unlimited { return .none }
             return lhs.rawValue > rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
         }

@@ -88,6 +88,15 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
             lock.unlock()
             return
         }
+        // A kept value is older than this one (only possible while another call is
+        // delivering): it goes first if the demand covers both, and is dropped otherwise.
+        if let older = latest {
+            latest = nil
+            if demand > 1 {
+                demand -= 1
+                queue.append(older)
+            }
+        }
         demand -= 1
         if isDelivering {
             queue.append(value)

@@ -2,9 +2,10 @@
 /// (``Just``, ``Optional/Publisher``, ``Result/Publisher``).
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
     // `lock` protects `downstream`, which is taken out exactly once, by the first positive
-    // request or by cancel.
+    // request or by cancel, and `isCancelled`.
     private let lock = Lock()
     private var downstream: Downstream?
+    private var isCancelled = false
     private let value: Downstream.Input
 
     init(_ value: Downstream.Input, downstream: Downstream) {
@@ -19,6 +20,8 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, @unch
         self.downstream = nil
         lock.unlock()
         _ = downstream.receive(value)
+        // A cancel from inside `receive(_:)` stops the completion too (rule 5).
+        if lock.withLock({ isCancelled }) { return }
         downstream.receive(completion: .finished)
     }
 
@@ -26,6 +29,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, @unch
         lock.lock()
         let released = downstream
         downstream = nil
+        isCancelled = true
         lock.unlock()
         withExtendedLifetime(released) {}
     }

@@ -35,9 +35,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, @un
     func cancel() {
         lock.lock()
         let subscription = upstream
+        let released = subject  // the subject's deinit may call back in: release it unlocked
         upstream = nil
         subject = nil
         lock.unlock()
+        withExtendedLifetime(released) {}
         subscription?.cancel()
     }
 }
