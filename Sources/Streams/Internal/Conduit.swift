@@ -44,7 +44,7 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     private let lock = Lock()
     private var downstream: Downstream?
     private var demand = Subscribers.Demand.none
-    private var queue: [Output] = []
+    private var queue: [Output?] = []  // a delivered slot is set to nil, so its value is released outside the lock
     private var queueHead = 0
     private var latest: Output?
     private var pendingCompletion: Subscribers.Completion<Failure>?
@@ -112,17 +112,22 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     override package func finish(_ completion: Subscribers.Completion<Failure>, afterPendingValue: Bool = false) {
         lock.lock()
         guard let downstream, pendingCompletion == nil else { lock.unlock(); return }
-        if !afterPendingValue { latest = nil }
+        var dropped: Output?  // released after unlocking
+        if !afterPendingValue {
+            dropped = latest
+            latest = nil
+        }
         if isDelivering || latest != nil {
             pendingCompletion = completion
             lock.unlock()
+            withExtendedLifetime(dropped) {}
             return
         }
         self.downstream = nil
         let termination = onTermination
         onTermination = nil
         lock.unlock()
-        _ = termination  // released here, outside the lock
+        withExtendedLifetime((dropped, termination)) {}
         downstream.receive(completion: completion)
     }
 
@@ -142,7 +147,8 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
 
     override package func cancel() {
         lock.lock()
-        let released = downstream
+        // Everything dropped here is released after unlocking: a deinit may call back in.
+        let released = (downstream, queue, latest)
         downstream = nil
         queue = []
         queueHead = 0
@@ -165,7 +171,8 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
             demand += more
             more = .none
             if queueHead < queue.count {
-                let value = queue[queueHead]
+                guard let value = queue[queueHead] else { preconditionFailure("Conduit: queue slot delivered twice") }
+                queue[queueHead] = nil
                 queueHead += 1
                 if queueHead == queue.count { queue.removeAll(keepingCapacity: true); queueHead = 0 }
                 lock.unlock()
