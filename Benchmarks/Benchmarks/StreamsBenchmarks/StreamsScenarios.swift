@@ -1,0 +1,118 @@
+import Benchmark
+import OpenCombine
+import Streams
+
+/// The values each S-scenario pushes through.
+let streamCount = 1_000_000
+
+@inline(never) func double(_ value: Int) -> Int { value &* 2 }
+@inline(never) func keep(_ value: Int) -> Bool { value % 3 != 0 }
+
+func registerStreamsScenarios() {
+    // S1: Sequence.publisher → map → filter → sink, unlimited demand.
+    Benchmark("S1 Streams") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            let cancellable = (0..<streamCount).publisher.map(double).filter(keep).sink { sum &+= $0 }
+            blackHole(sum)
+            withExtendedLifetime(cancellable) {}
+        }
+    }
+    Benchmark("S1 OpenCombine") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            let cancellable = OpenCombine.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<streamCount)
+                .map(double).filter(keep).sink { sum &+= $0 }
+            blackHole(sum)
+            withExtendedLifetime(cancellable) {}
+        }
+    }
+    Benchmark("S1 loop") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            for value in 0..<streamCount {
+                let doubled = double(value)
+                if keep(doubled) { sum &+= doubled }
+            }
+            blackHole(sum)
+        }
+    }
+
+    // S2: S1 with a subscriber that requests .max(1) from inside each receive(_:).
+    Benchmark("S2 Streams") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let subscriber = OneAtATime()
+            (0..<streamCount).publisher.map(double).filter(keep).subscribe(subscriber)
+            blackHole(subscriber.sum)
+        }
+    }
+    Benchmark("S2 OpenCombine") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let subscriber = OpenCombineOneAtATime()
+            OpenCombine.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<streamCount)
+                .map(double).filter(keep).subscribe(subscriber)
+            blackHole(subscriber.sum)
+        }
+    }
+
+    // S3: PassthroughSubject.send to 1, 10 and 100 sinks.
+    for sinkCount in [1, 10, 100] {
+        let sends = streamCount / sinkCount
+        Benchmark("S3-\(sinkCount) Streams", configuration: .init(scalingFactor: .one)) { benchmark in
+            let subject = Streams.PassthroughSubject<Int, Never>()
+            var sum = 0
+            let cancellables = (0..<sinkCount).map { _ in subject.sink { sum &+= $0 } }
+            benchmark.startMeasurement()
+            for value in 0..<sends { subject.send(value) }
+            benchmark.stopMeasurement()
+            blackHole(sum)
+            withExtendedLifetime(cancellables) {}
+        }
+        Benchmark("S3-\(sinkCount) OpenCombine", configuration: .init(scalingFactor: .one)) { benchmark in
+            let subject = OpenCombine.PassthroughSubject<Int, Never>()
+            var sum = 0
+            let cancellables = (0..<sinkCount).map { _ in subject.sink { sum &+= $0 } }
+            benchmark.startMeasurement()
+            for value in 0..<sends { subject.send(value) }
+            benchmark.stopMeasurement()
+            blackHole(sum)
+            withExtendedLifetime(cancellables) {}
+        }
+    }
+}
+
+/// Requests one value at a time from inside receive(_:).
+final class OneAtATime: Streams.Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+    var sum = 0
+    var subscription: (any Streams.Subscription)?
+    func receive(subscription: any Streams.Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+    }
+    func receive(_ input: Int) -> Streams.Subscribers.Demand {
+        sum &+= input
+        subscription?.request(.max(1))
+        return .none
+    }
+    func receive(completion: Streams.Subscribers.Completion<Never>) { subscription = nil }
+}
+
+final class OpenCombineOneAtATime: OpenCombine.Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+    var sum = 0
+    var subscription: (any OpenCombine.Subscription)?
+    let combineIdentifier = OpenCombine.CombineIdentifier()
+    func receive(subscription: any OpenCombine.Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+    }
+    func receive(_ input: Int) -> OpenCombine.Subscribers.Demand {
+        sum &+= input
+        subscription?.request(.max(1))
+        return .none
+    }
+    func receive(completion: OpenCombine.Subscribers.Completion<Never>) { subscription = nil }
+}

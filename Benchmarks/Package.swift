@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+import class Foundation.NSString
+
+// SwiftPM names a path dependency after its folder, which is wherever the repository was cloned.
+let root = ((#filePath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+let rootPackage = (root as NSString).lastPathComponent
+
+// The benchmark package: our library next to its peers, measured in the same run.
+// Only this package has dependencies; the library at the root has none.
+let package = Package(
+    name: "StreamsBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "StreamsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Streams", package: rootPackage),
+                .product(name: "ObjectGraph", package: rootPackage),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Benchmarks/StreamsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
