@@ -40,11 +40,12 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         lock.lock()
         defer { lock.unlock() }
-        var result = StoreSaveResult()
+        // First decide every update without touching the tables, so that a conflict under
+        // `.error` leaves them exactly as they were; then write, in place.
+        var writes: [(row: StoredRow, refresh: Bool)] = []
         var conflicts: [MergeConflict] = []
-        var staged = tables
         for update in changes.updated {
-            guard let current = staged[update.id.entity.rootName]?[update.id.primaryKey] else {
+            guard let current = tables[update.id.entity.rootName]?[update.id.primaryKey] else {
                 if policy == .error {
                     conflicts.append(MergeConflict(objectID: update.id, keys: ["(deleted elsewhere)"]))
                 }
@@ -64,21 +65,25 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
                 }
             }
             row.version = current.version + 1
-            staged[update.id.entity.rootName]![update.id.primaryKey] = row
-            result.versions[update.id] = row.version
-            if refresh { result.refreshed[update.id] = row }
+            writes.append((row, refresh))
         }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
+
+        var result = StoreSaveResult()
+        for (row, refresh) in writes {
+            tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = row
+            result.versions[row.id] = row.version
+            if refresh { result.refreshed[row.id] = row }
+        }
         for row in changes.inserted {
             var stored = row
             stored.version = 1
-            staged[row.id.entity.rootName, default: [:]][row.id.primaryKey] = stored
+            tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = stored
             result.versions[row.id] = 1
         }
         for id in changes.deleted {
-            staged[id.entity.rootName]?[id.primaryKey] = nil
+            tables[id.entity.rootName]?[id.primaryKey] = nil
         }
-        tables = staged
         return result
     }
 }
