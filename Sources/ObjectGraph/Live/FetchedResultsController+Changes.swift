@@ -34,6 +34,13 @@ extension FetchedResultsController {
                 if let index = locate(object) { oldIndex[ObjectIdentifier(object)] = index }
             }
         }
+        if affected.count == 1, let object = affected.first, let index = oldIndex[ObjectIdentifier(object)],
+           staysInPlace(object, at: index, previousValues: change) {
+            report(affected: affected, oldIndex: oldIndex, newIndex: oldIndex, oldTable: sectionTable,
+                   deletedSections: [], createdSectionNames: [])
+            return
+        }
+
         let oldTable = sectionTable
         var deletedSections: [Int] = []
         for (identity, index) in oldIndex.sorted(by: { $0.value > $1.value }) {
@@ -74,6 +81,20 @@ extension FetchedResultsController {
         }
         report(affected: affected, oldIndex: oldIndex, newIndex: newIndex, oldTable: oldTable,
                deletedSections: deletedSections, createdSectionNames: createdSectionNames)
+    }
+
+    /// Whether one updated object still matches and still sorts between its neighbours (and in
+    /// the same section): then it keeps its index and the array is not touched.
+    private func staysInPlace(_ object: Object, at index: Int, previousValues change: ObjectsDidChange) -> Bool {
+        guard !object.isDeleted, object.managedObjectContext === managedObjectContext,
+              (try? fetchRequest.matches(object)) == true else { return false }
+        if index > 0, !isOrderedBefore(fetchedObjects[index - 1], object) { return false }
+        if index + 1 < fetchedObjects.count, !isOrderedBefore(object, fetchedObjects[index + 1]) { return false }
+        if let keyPath = sectionNameKeyPath {
+            let oldName = change.withPreviousValues { object[keyPath: keyPath] }
+            if oldName != object[keyPath: keyPath] { return false }
+        }
+        return true
     }
 
     /// Tells the delegate and `onDifference`. An object kept its place (an update) when its rank
