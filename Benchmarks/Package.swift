@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
+        // The raw SQLite baseline links the system library directly, as our store does.
+        .systemLibrary(name: "CSQLiteRaw", path: "Sources/CSQLiteRaw"),
         .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [
@@ -24,6 +26,7 @@ let package = Package(
                 .product(name: "Streams", package: rootPackage),
                 .product(name: "ObjectGraph", package: rootPackage),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                "CSQLiteRaw",
             ],
             path: "Benchmarks/StreamsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -11,4 +11,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3),
         maxIterations: 30)
     registerStreamsScenarios()
+    registerLiveScenarios()
+    registerApplyingScenarios()
+    registerStoreScenarios()
 }

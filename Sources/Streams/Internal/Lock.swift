@@ -11,13 +11,15 @@ import Musl
 /// The lock lives in its own heap allocation so that its address never moves. It is the only
 /// lock the package uses; never call out to user code (a subscriber, a subscription, a closure)
 /// while holding it.
+@usableFromInline
 package final class Lock: @unchecked Sendable {  // the primitive itself is the synchronisation
     #if canImport(Darwin)
-    private let primitive: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline let primitive: UnsafeMutablePointer<os_unfair_lock>
     #else
-    private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let primitive: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
+    @usableFromInline
     package init() {
         #if canImport(Darwin)
         primitive = .allocate(capacity: 1)
@@ -38,7 +40,7 @@ package final class Lock: @unchecked Sendable {  // the primitive itself is the 
         primitive.deallocate()
     }
 
-    @inline(__always)
+    @inlinable
     package func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
@@ -47,7 +49,7 @@ package final class Lock: @unchecked Sendable {  // the primitive itself is the 
         #endif
     }
 
-    @inline(__always)
+    @inlinable
     package func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)
@@ -57,7 +59,7 @@ package final class Lock: @unchecked Sendable {  // the primitive itself is the 
     }
 
     /// Runs `body` with the lock held. `body` must not call out to user code.
-    @inline(__always)
+    @inlinable
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }

@@ -6,20 +6,28 @@ import Synchronization
 /// Elements are delivered in a loop by whichever thread holds the delivery turn; a request made
 /// from inside `receive(_:)` only adds demand, so pulling one value at a time does not grow the
 /// stack (rule 6). With unlimited demand the loop takes no lock per element.
+///
+/// Speed: requests arrive through `any Subscription`, which reaches only the unspecialised
+/// generic code. So the loop is captured as a closure in ``start(_:completion:downstream:)``,
+/// which is inlined where the subscriber attaches: there the element and subscriber types are
+/// concrete, and the loop, the operators' `receive(_:)` and the sink are specialised together.
+@usableFromInline
 final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription, @unchecked Sendable
 where Downstream.Input == Elements.Element {
     // `lock` protects `downstream`, `demand` and `isDelivering`. `iterator` and `nextElement`
     // belong to the thread that set `isDelivering` and are touched by no other.
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var demand = Subscribers.Demand.none
-    private var isDelivering = false
-    private let isCancelled = Atomic<Bool>(false)
-    private var iterator: Elements.Iterator
-    private var nextElement: Elements.Element?
-    private let completion: Subscribers.Completion<Downstream.Failure>
+    @usableFromInline let lock = Lock()
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var isDelivering = false
+    @usableFromInline let isCancelled = Atomic<Bool>(false)
+    @usableFromInline var iterator: Elements.Iterator
+    @usableFromInline var nextElement: Elements.Element?
+    @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
+    @usableFromInline let loop: (SequenceSubscription, Downstream, inout Subscribers.Demand) -> Void
 
     /// Starts `downstream` on `elements`. An empty sequence completes at once.
+    @inlinable
     static func start(
         _ elements: Elements,
         completion: Subscribers.Completion<Downstream.Failure>,
@@ -31,22 +39,27 @@ where Downstream.Input == Elements.Element {
             return
         }
         let subscription = SequenceSubscription(
-            iterator: iterator, first: first, completion: completion, downstream: downstream)
+            iterator: iterator, first: first, completion: completion, downstream: downstream,
+            loop: { subscription, downstream, budget in subscription.deliver(to: downstream, budget: &budget) })
         downstream.receive(subscription: subscription)
     }
 
-    private init(
+    @inlinable
+    init(
         iterator: Elements.Iterator,
         first: Elements.Element,
         completion: Subscribers.Completion<Downstream.Failure>,
-        downstream: Downstream
+        downstream: Downstream,
+        loop: @escaping (SequenceSubscription, Downstream, inout Subscribers.Demand) -> Void
     ) {
         self.iterator = iterator
         self.nextElement = first
         self.completion = completion
         self.downstream = downstream
+        self.loop = loop
     }
 
+    @usableFromInline
     func request(_ newDemand: Subscribers.Demand) {
         guard newDemand > 0 else { return }
         lock.lock()
@@ -57,22 +70,30 @@ where Downstream.Input == Elements.Element {
         var budget = demand
         demand = .none
         lock.unlock()
-        deliver(to: downstream, budget: &budget)
+        loop(self, downstream, &budget)
     }
 
-    private func deliver(to downstream: Downstream, budget: inout Subscribers.Demand) {
+    /// Delivers within `budget`, then within whatever was requested meanwhile, until demand
+    /// runs out, the sequence ends, or the subscriber cancels. The iterator is kept in locals
+    /// while this thread holds the turn, and written back before the turn is given up.
+    @inlinable
+    final func deliver(to downstream: Downstream, budget: inout Subscribers.Demand) {
+        var iterator = self.iterator
+        var next = self.nextElement
         while true {
             while budget > 0 {
                 if isCancelled.load(ordering: .acquiring) { return }
-                guard let element = nextElement else { return }
-                nextElement = iterator.next()
+                guard let element = next else { return }
+                next = iterator.next()
                 budget -= 1
                 budget += downstream.receive(element)
-                if nextElement == nil {
+                if next == nil {
                     finish(downstream)
                     return
                 }
             }
+            self.iterator = iterator
+            self.nextElement = next
             lock.lock()
             if self.downstream == nil || demand == .none {
                 isDelivering = false
@@ -85,7 +106,8 @@ where Downstream.Input == Elements.Element {
         }
     }
 
-    private func finish(_ downstream: Downstream) {
+    @usableFromInline
+    func finish(_ downstream: Downstream) {
         lock.lock()
         guard self.downstream != nil else { lock.unlock(); return }
         self.downstream = nil
@@ -93,6 +115,7 @@ where Downstream.Input == Elements.Element {
         downstream.receive(completion: completion)
     }
 
+    @usableFromInline
     func cancel() {
         isCancelled.store(true, ordering: .releasing)
         lock.lock()

@@ -38,6 +38,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, @unch
 extension Subscriber {
     /// Sends an empty subscription followed by `completion`: the whole life of a publisher that
     /// ends before producing anything.
+    @usableFromInline
     func receiveImmediateCompletion(_ completion: Subscribers.Completion<Failure>) {
         receive(subscription: Subscriptions.empty)
         receive(completion: completion)

@@ -41,7 +41,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives upstream's values and `.finished`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+            upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }

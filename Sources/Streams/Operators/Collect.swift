@@ -32,7 +32,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one array once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber))
+            upstream.receive(subscriber: Inner(downstream: subscriber))
         }
     }
 }

@@ -40,7 +40,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one array per `count` upstream values.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, count: count))
+            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
         }
     }
 }

@@ -38,7 +38,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives upstream's values after the first ``count``.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, count: count))
+            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
         }
     }
 }

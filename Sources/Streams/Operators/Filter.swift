@@ -9,6 +9,7 @@ extension Publisher {
     ///     .filter { $0.isMultiple(of: 2) }
     ///     .sink { print($0) }   // 2, 4, 6
     /// ```
+    @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)
     }
@@ -28,14 +29,16 @@ extension Publishers {
         public let isIncluded: (Upstream.Output) -> Bool
 
         /// Creates a filter of `upstream`.
+        @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.isIncluded = isIncluded
         }
 
         /// Attaches `subscriber` through the predicate.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }
@@ -43,18 +46,25 @@ extension Publishers {
 extension Publishers.Filter {
     // Forwards the upstream subscription itself; a dropped value returns `.max(1)` so that the
     // subscriber's demand is not used up by it.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        let downstream: Downstream
-        let isIncluded: (Output) -> Bool
-        let combineIdentifier = CombineIdentifier()
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let isIncluded: (Output) -> Bool
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        var description: String { "Filter" }
+        @inlinable
+        init(downstream: Downstream, isIncluded: @escaping (Output) -> Bool) {
+            self.downstream = downstream
+            self.isIncluded = isIncluded
+        }
 
-        func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-        func receive(_ input: Output) -> Subscribers.Demand {
+        @usableFromInline var description: String { "Filter" }
+
+        @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+        @inlinable func receive(_ input: Output) -> Subscribers.Demand {
             isIncluded(input) ? downstream.receive(input) : .max(1)
         }
-        func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
     }
 }

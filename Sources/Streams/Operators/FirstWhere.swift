@@ -37,7 +37,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
         }
     }
 }

@@ -78,7 +78,7 @@ extension Publishers {
                 receiveCompletion: receiveCompletion,
                 receiveCancel: receiveCancel,
                 receiveRequest: receiveRequest.map { hook in { demand, _ in hook(demand) } })
-            upstream.subscribe(EventHookInner(downstream: subscriber, hooks: hooks, description: "HandleEvents"))
+            upstream.receive(subscriber: EventHookInner(downstream: subscriber, hooks: hooks, description: "HandleEvents"))
         }
     }
 }

@@ -8,6 +8,7 @@ extension Publisher {
     ///     .map { $0 * 2 }
     ///     .sink { print($0) }   // 2, 4, 6
     /// ```
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }
@@ -25,30 +26,39 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output
 
         /// Creates a map of `upstream`.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Attaches `subscriber` through the transformation.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 }
 
 extension Publishers.Map {
     // Forwards the upstream subscription itself: no lock and no state on the value path.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        let downstream: Downstream
-        let transform: (Upstream.Output) -> Output
-        let combineIdentifier = CombineIdentifier()
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let transform: (Upstream.Output) -> Output
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        var description: String { "Map" }
+        @inlinable
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.downstream = downstream
+            self.transform = transform
+        }
 
-        func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(transform(input)) }
-        func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+        @usableFromInline var description: String { "Map" }
+
+        @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+        @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(transform(input)) }
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
     }
 }

@@ -66,7 +66,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; an empty ``range`` finishes it at once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, range: range))
+            upstream.receive(subscriber: Inner(downstream: subscriber, range: range))
         }
     }
 }

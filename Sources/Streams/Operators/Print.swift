@@ -61,7 +61,7 @@ extension Publishers {
                     let amount = demand.max.map { "max: (\($0))" } ?? "unlimited"
                     log.write("request \(amount)" + (synchronous ? " (synchronous)" : ""))
                 })
-            upstream.subscribe(EventHookInner(downstream: subscriber, hooks: hooks, description: "Print"))
+            upstream.receive(subscriber: EventHookInner(downstream: subscriber, hooks: hooks, description: "Print"))
         }
     }
 }

@@ -35,7 +35,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; values and demand pass straight through.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, output: output))
+            upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
         }
     }
 }

@@ -28,7 +28,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it only ever receives `.finished`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber))
+            upstream.receive(subscriber: Inner(downstream: subscriber))
         }
 
         /// Changes the failure type again, without adding a layer.

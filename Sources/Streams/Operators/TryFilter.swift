@@ -38,7 +38,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the predicate.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }

@@ -41,7 +41,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one value once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, initial: initial, nextPartialResult: nextPartialResult))
+            upstream.receive(subscriber: Inner(downstream: subscriber, initial: initial, nextPartialResult: nextPartialResult))
         }
     }
 }

@@ -40,7 +40,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the duplicate check.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
         }
     }
 }

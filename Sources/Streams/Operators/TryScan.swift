@@ -38,7 +38,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscriber starts from ``initialResult``.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+            upstream.receive(subscriber: Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }
 }

@@ -12,10 +12,12 @@ extension Publishers {
         public let sequence: Elements
 
         /// Creates a publisher of `sequence`.
+        @inlinable
         public init(sequence: Elements) { self.sequence = sequence }
 
         /// Delivers the elements as the subscriber requests them; an empty sequence finishes at
         /// once.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             SequenceSubscription.start(sequence, completion: .finished, downstream: subscriber)
         }
@@ -27,5 +29,6 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 
 extension Sequence {
     /// A publisher of this sequence's elements.
+    @inlinable
     public var publisher: Publishers.Sequence<Self, Never> { Publishers.Sequence(sequence: self) }
 }

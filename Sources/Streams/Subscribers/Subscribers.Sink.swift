@@ -6,9 +6,9 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
         // `lock` protects `upstream` and `isTerminated`. The closures are immutable; they are
         // released with the sink, which its upstream lets go of on cancel or completion.
-        private let lock = Lock()
-        private var upstream: (any Subscription)?
-        private var isTerminated = false
+        @usableFromInline let lock = Lock()
+        @usableFromInline var upstream: (any Subscription)?
+        @usableFromInline var isTerminated = false
 
         /// Called with each value.
         public let receiveValue: (Input) -> Void
@@ -16,6 +16,7 @@ extension Subscribers {
         public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
         /// Creates a sink from two closures.
+        @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
@@ -41,6 +42,7 @@ extension Subscribers {
         }
 
         /// Hands `value` to `receiveValue`.
+        @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             receiveValue(value)
             return .none
@@ -78,12 +80,13 @@ extension Publisher {
     ///     receiveValue: { print($0) })
     /// ```
     /// - Returns: a cancellable; the subscription lasts while you keep it.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        subscribe(sink)
+        receive(subscriber: sink)
         return AnyCancellable(sink)
     }
 }
@@ -94,6 +97,7 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// let cancellable = subject.sink { print($0) }
     /// ```
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }

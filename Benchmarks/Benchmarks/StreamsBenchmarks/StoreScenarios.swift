@@ -1,0 +1,140 @@
+import Benchmark
+import CSQLiteRaw
+import Foundation
+import ObjectGraph
+
+let storeRowCount = 100_000
+
+/// A fresh folder for one benchmark iteration's database.
+func freshDatabaseURL() -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streams-bench-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent("store.sqlite")
+}
+
+func removeDatabase(at url: URL) {
+    try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+}
+
+func registerStoreScenarios() {
+    // D1: insert 100,000 objects in one save to a SQLite file.
+    Benchmark("D1 Streams", configuration: .init(scalingFactor: .one, maxIterations: 5)) { benchmark in
+        let url = freshDatabaseURL()
+        defer { removeDatabase(at: url) }
+        let container = try! PersistentContainer(model: rowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            benchmark.startMeasurement()
+            for index in 0..<storeRowCount {
+                let row = Row(context: context)
+                row.name = "row \(index)"
+                row.rank = storeRowCount - index
+            }
+            try! context.save()
+            benchmark.stopMeasurement()
+        }
+    }
+    Benchmark("D1 raw SQLite", configuration: .init(scalingFactor: .one, maxIterations: 5)) { benchmark in
+        let url = freshDatabaseURL()
+        defer { removeDatabase(at: url) }
+        let database = RawDatabase(url)
+        benchmark.startMeasurement()
+        database.execute("BEGIN IMMEDIATE")
+        let insert = database.prepare("INSERT INTO row (pk, entity, version, name, rank) VALUES (?, 'Row', 1, ?, ?)")
+        for index in 0..<storeRowCount {
+            sqlite3_bind_int64(insert, 1, Int64(index + 1))
+            let name = "row \(index)"
+            sqlite3_bind_text(insert, 2, name, -1, csqliteraw_transient())
+            sqlite3_bind_int64(insert, 3, Int64(storeRowCount - index))
+            precondition(sqlite3_step(insert) == SQLITE_DONE)
+            sqlite3_reset(insert)
+        }
+        sqlite3_finalize(insert)
+        database.execute("COMMIT")
+        benchmark.stopMeasurement()
+        database.close()
+    }
+
+    // D2: fetch 100,000 objects sorted by an attribute.
+    Benchmark("D2 Streams", configuration: .init(scalingFactor: .one, maxIterations: 10)) { benchmark in
+        let url = freshDatabaseURL()
+        defer { removeDatabase(at: url) }
+        do {
+            let container = try! PersistentContainer(model: rowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
+            let context = container.newBackgroundContext()
+            context.performAndWait {
+                for index in 0..<storeRowCount {
+                    let row = Row(context: context)
+                    row.name = "row \(index)"
+                    row.rank = (index * 7_919) % storeRowCount
+                }
+                try! context.save()
+            }
+        }
+        let container = try! PersistentContainer(model: rowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            benchmark.startMeasurement()
+            let rows = try! context.fetch(byRank)
+            benchmark.stopMeasurement()
+            precondition(rows.count == storeRowCount)
+            blackHole(rows)
+        }
+    }
+    Benchmark("D2 raw SQLite", configuration: .init(scalingFactor: .one, maxIterations: 10)) { benchmark in
+        let url = freshDatabaseURL()
+        defer { removeDatabase(at: url) }
+        let database = RawDatabase(url)
+        database.execute("BEGIN")
+        let insert = database.prepare("INSERT INTO row (pk, entity, version, name, rank) VALUES (?, 'Row', 1, ?, ?)")
+        for index in 0..<storeRowCount {
+            sqlite3_bind_int64(insert, 1, Int64(index + 1))
+            sqlite3_bind_text(insert, 2, "row \(index)", -1, csqliteraw_transient())
+            sqlite3_bind_int64(insert, 3, Int64((index * 7_919) % storeRowCount))
+            _ = sqlite3_step(insert)
+            sqlite3_reset(insert)
+        }
+        sqlite3_finalize(insert)
+        database.execute("COMMIT")
+        struct Plain { let pk: Int64; let name: String; let rank: Int }
+        benchmark.startMeasurement()
+        let select = database.prepare("SELECT pk, name, rank FROM row ORDER BY rank")
+        var rows: [Plain] = []
+        rows.reserveCapacity(storeRowCount)
+        while sqlite3_step(select) == SQLITE_ROW {
+            rows.append(Plain(
+                pk: sqlite3_column_int64(select, 0),
+                name: String(cString: sqlite3_column_text(select, 1)),
+                rank: Int(sqlite3_column_int64(select, 2))))
+        }
+        sqlite3_finalize(select)
+        benchmark.stopMeasurement()
+        precondition(rows.count == storeRowCount)
+        blackHole(rows)
+        database.close()
+    }
+}
+
+/// A bare connection with the same settings and table shape as the store's.
+final class RawDatabase {
+    private var handle: OpaquePointer?
+
+    init(_ url: URL) {
+        precondition(sqlite3_open(url.path, &handle) == SQLITE_OK)
+        execute("PRAGMA journal_mode=WAL")
+        execute("PRAGMA synchronous=FULL")
+        execute("CREATE TABLE row (pk INTEGER PRIMARY KEY, entity TEXT NOT NULL, version INTEGER NOT NULL, name TEXT, rank INTEGER)")
+    }
+
+    func execute(_ sql: String) {
+        precondition(sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(handle)))
+    }
+
+    func prepare(_ sql: String) -> OpaquePointer? {
+        var statement: OpaquePointer?
+        precondition(sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(handle)))
+        return statement
+    }
+
+    func close() { sqlite3_close(handle) }
+}
