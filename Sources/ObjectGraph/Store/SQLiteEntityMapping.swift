@@ -28,6 +28,8 @@ struct EntityMapping {
     let delete: String
     /// How each to-many slot is stored.
     let toMany: [Int: ToManyStorage]
+    /// The to-many slots stored in join tables, in slot order (the ones a save writes).
+    let joinTables: [(slot: Int, access: JoinTableAccess)]
 
     init(entity: EntityDescription, model: ObjectModel, columnsByHierarchy: [String: HierarchyColumns]) {
         let quoted = SQLiteSchema.quoted
@@ -75,6 +77,9 @@ struct EntityMapping {
         self.columnSlots = columnSlots
         self.readers = readers
         self.toMany = toMany
+        joinTables = toMany.keys.sorted().compactMap { slot in
+            if case .joinTable(let access)? = toMany[slot] { (slot, access) } else { nil }
+        }
         selectAll = select + (filter.map { " WHERE \($0)" } ?? "")
         selectOne = select + " WHERE r.pk = ?1" + (filter.map { " AND \($0)" } ?? "")
         let placeholders = columnSlots.indices.map { "?\($0 + 2)" }

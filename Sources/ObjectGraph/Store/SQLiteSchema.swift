@@ -6,7 +6,7 @@
 ///   to-one relationship of every entity in the hierarchy (NULL in rows of entities that lack it).
 ///   A to-one column holds the target's primary key.
 /// - A to-many relationship whose inverse is to-one has no storage of its own: its targets are
-///   the rows whose inverse column holds the owner's key (that column is indexed).
+///   the rows whose inverse column holds the owner's key (that column is indexed, NULLs left out).
 /// - Any other to-many relationship lives in a join table `(owner, target)` shared by the
 ///   relationship and its inverse, so either side writes the same rows.
 /// - `objectgraph-metadata` keeps the format version and the model's fingerprint;
@@ -36,9 +36,6 @@ struct SQLiteSchema {
             let definitions = ["pk INTEGER PRIMARY KEY", "entity TEXT NOT NULL", "version INTEGER NOT NULL"]
                 + columns.ordered.map { "\(Self.quoted($0.name)) \($0.sqlType)" }
             creation.append("CREATE TABLE \(Self.quoted(root.name)) (\(definitions.joined(separator: ", ")))")
-            if hierarchy.count > 1 {
-                creation.append("CREATE INDEX \(Self.quoted(root.name + ".entity")) ON \(Self.quoted(root.name)) (entity)")
-            }
             creation.append("INSERT INTO \(Self.keysTable) (root, next) VALUES (\(Self.literal(root.name)), 1)")
         }
 
@@ -56,7 +53,9 @@ struct SQLiteSchema {
                     creation.append("CREATE INDEX \(Self.quoted(join.table + ".target")) ON \(Self.quoted(join.table)) (target, owner)")
                 case .inverseForeignKey(_, let table, let column):
                     guard indexedColumns.insert(table + "." + column).inserted else { continue }
-                    creation.append("CREATE INDEX \(Self.quoted(table + "." + column)) ON \(Self.quoted(table)) (\(Self.quoted(column)))")
+                    // Partial: rows without a target (often most of a bulk insert) cost nothing,
+                    // and `column = ?` still uses it.
+                    creation.append("CREATE INDEX \(Self.quoted(table + "." + column)) ON \(Self.quoted(table)) (\(Self.quoted(column))) WHERE \(Self.quoted(column)) IS NOT NULL")
                 }
             }
         }

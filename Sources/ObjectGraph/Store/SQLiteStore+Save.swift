@@ -45,7 +45,7 @@ extension SQLiteStore {
             row.version = current.version + 1
             let statement = try connection.statement(mapping.update)
             try statement.bind(row.version, at: 1)
-            try bindColumns(of: row.slots, mapping: mapping, to: statement)
+            try bindColumns(of: row.slots, columnSlots: mapping.columnSlots, to: statement)
             try statement.bind(row.id.primaryKey, at: Int32(mapping.columnSlots.count + 2))
             try statement.run()
 
@@ -84,23 +84,34 @@ extension SQLiteStore {
     }
 
     private func writeInserts(_ rows: [StoredRow], into result: inout StoreSaveResult, connection: SQLiteConnection) throws(ObjectGraphError) {
-        // Bulk inserts are mostly of one entity: keep its mapping and statement at hand rather
-        // than looking both up by entity and SQL text for every row.
-        var current: (entity: EntityDescription, mapping: EntityMapping, statement: SQLiteStatement)?
-        for row in rows {
-            if current?.entity !== row.id.entity {
-                let mapping = try mapping(for: row.id.entity)
-                current = (row.id.entity, mapping, try connection.statement(mapping.insert))
+        // The context hands rows over in hash order; in key order each insert appends to the
+        // table's B-tree instead of splitting pages all over it (several times faster in bulk).
+        var order = rows.indices.map { (key: rows[$0].id.primaryKey, index: $0) }
+        order.sort { $0.key < $1.key }
+        result.versions.reserveCapacity(result.versions.count + rows.count)
+        // Bulk inserts are mostly of one entity: keep what it needs at hand rather than look it
+        // up, or copy its whole mapping, for every row.
+        var entity: EntityDescription?
+        var statement: SQLiteStatement?
+        var columnSlots: [Int] = []
+        var joinTables: [(slot: Int, access: JoinTableAccess)] = []
+        for (_, index) in order {
+            let id = rows[index].id
+            if id.entity !== entity {
+                let mapping = try mapping(for: id.entity)
+                entity = id.entity
+                statement = try connection.statement(mapping.insert)
+                columnSlots = mapping.columnSlots
+                joinTables = mapping.joinTables
             }
-            let (_, mapping, statement) = current!
-            try statement.bind(row.id.primaryKey, at: 1)
-            try bindColumns(of: row.slots, mapping: mapping, to: statement)
-            try statement.run()
-            for (slot, storage) in mapping.toMany {
-                guard case .joinTable(let join) = storage, case .objects(let targets) = row.slots[slot], !targets.isEmpty else { continue }
-                try runPairs(join.insert, owner: row.id, targets: targets, connection: connection)
+            try statement!.bind(id.primaryKey, at: 1)
+            try bindColumns(of: rows[index].slots, columnSlots: columnSlots, to: statement!)
+            try statement!.run()
+            for (slot, access) in joinTables {
+                guard case .objects(let targets) = rows[index].slots[slot], !targets.isEmpty else { continue }
+                try runPairs(access.insert, owner: id, targets: targets, connection: connection)
             }
-            result.versions[row.id] = 1
+            result.versions[id] = 1
         }
     }
 
@@ -112,8 +123,7 @@ extension SQLiteStore {
             try statement.run()
             // Pairs pointing at the object from the other side go with that side's update (the
             // delete rule edits it); reads also skip targets whose row is gone.
-            for storage in mapping.toMany.values {
-                guard case .joinTable(let join) = storage else { continue }
+            for (_, join) in mapping.joinTables {
                 let cleanup = try connection.statement(join.deleteOwner)
                 try cleanup.bind(id.primaryKey, at: 1)
                 try cleanup.run()
@@ -122,9 +132,9 @@ extension SQLiteStore {
     }
 
     /// Binds the slots stored in columns to `?2`, `?3`, … in ``EntityMapping/columnSlots`` order.
-    private func bindColumns(of slots: [PropertyValue], mapping: EntityMapping, to statement: SQLiteStatement) throws(ObjectGraphError) {
+    private func bindColumns(of slots: [PropertyValue], columnSlots: [Int], to statement: SQLiteStatement) throws(ObjectGraphError) {
         var index: Int32 = 2
-        for slot in mapping.columnSlots {
+        for slot in columnSlots {
             try statement.bind(slots[slot], at: index)
             index += 1
         }

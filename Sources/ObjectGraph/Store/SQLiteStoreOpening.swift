@@ -51,9 +51,17 @@ struct SQLiteStoreOpening {
         _ = try connection.text("PRAGMA journal_mode = WAL")
     }
 
+    /// Files up to this size are checked page by page when opened (about 5 ms per MiB).
+    static let integrityCheckLimit = 64 << 20
+
     /// `quick_check` reads every page once (without the index-content cross-check of
     /// `integrity_check`), catching damage at open time instead of in the middle of a fetch.
+    /// Larger files skip it so that opening stays fast; damage there surfaces as
+    /// ``ObjectGraphError/corruptStore(path:message:)`` from the first read that meets it.
     private func checkIntegrity() throws(ObjectGraphError) {
+        let pages = Int(try connection.text("PRAGMA page_count") ?? "") ?? 0
+        let pageSize = Int(try connection.text("PRAGMA page_size") ?? "") ?? 0
+        guard pages * pageSize <= Self.integrityCheckLimit else { return }
         let statement = try connection.prepare("PRAGMA quick_check(5)")
         defer { statement.reset() }
         var problems: [String] = []
