@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import ObjectGraph
 import Testing
@@ -42,6 +43,10 @@ struct SQLiteDurabilityTests {
                 child.standardOutput = output
                 child.standardError = errors
                 try child.run()
+                // A child that hangs without printing would block the read below forever.
+                let pid = child.processIdentifier
+                let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
 
                 var text = ""
                 let target = reported.count + 40
@@ -51,6 +56,7 @@ struct SQLiteDurabilityTests {
                     text += String(decoding: chunk, as: UTF8.self)
                 }
                 kill(child.processIdentifier, SIGKILL)
+                watchdog.cancel()  // before the child is reaped, so its pid cannot be reused meanwhile
                 // Numbers written before death are reports too; read until the pipe closes.
                 text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 child.waitUntilExit()

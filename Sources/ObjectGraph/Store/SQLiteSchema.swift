@@ -10,8 +10,8 @@
 /// - Any other to-many relationship lives in a join table `(owner, target)` shared by the
 ///   relationship and its inverse, so either side writes the same rows.
 /// - `objectgraph-metadata` keeps the format version and the model's fingerprint;
-///   `objectgraph-keys` the next primary key of each hierarchy. Their names hold a `-`, and
-///   join tables a `.`, which no Swift class name can, so they never meet an entity's table.
+///   `objectgraph-keys` the next primary key of each hierarchy. Their names hold a `-`, join
+///   tables a `.` and indexes a `(` or a `.`, which no Swift name can, so no two names meet.
 struct SQLiteSchema {
     /// Bumped when the layout rules above change; a file with another format is refused.
     static let formatVersion = "1"
@@ -55,7 +55,7 @@ struct SQLiteSchema {
                     guard indexedColumns.insert(table + "." + column).inserted else { continue }
                     // Partial: rows without a target (often most of a bulk insert) cost nothing,
                     // and `column = ?` still uses it.
-                    creation.append("CREATE INDEX \(Self.quoted(table + "." + column)) ON \(Self.quoted(table)) (\(Self.quoted(column))) WHERE \(Self.quoted(column)) IS NOT NULL")
+                    creation.append("CREATE INDEX \(Self.quoted("\(table)(\(column))")) ON \(Self.quoted(table)) (\(Self.quoted(column))) WHERE \(Self.quoted(column)) IS NOT NULL")
                 }
             }
         }

@@ -59,9 +59,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         defer { lock.unlock() }
         let rootName = root.rootName
         if let reserved = reservedKeys[rootName], Int64(reserved.count) >= count {
-            let keys = reserved.lowerBound...(reserved.lowerBound + count - 1)
-            reservedKeys[rootName] = keys.upperBound < reserved.upperBound ? (keys.upperBound + 1)...reserved.upperBound : nil
-            return keys
+            return takeKeys(count, from: reserved, root: rootName)
         }
         let blockSize = max(Int64(keyBlockSizes[rootName] ?? Self.keyBlockRange.lowerBound), count)
         keyBlockSizes[rootName] = min(Int(blockSize) * 2, Self.keyBlockRange.upperBound)
@@ -75,9 +73,13 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
             return statement.int64(at: 0)
         }
-        let block = (next - blockSize)...(next - 1)
-        let keys = block.lowerBound...(block.lowerBound + count - 1)
-        reservedKeys[rootName] = keys.upperBound < block.upperBound ? (keys.upperBound + 1)...block.upperBound : nil
+        return takeKeys(count, from: (next - blockSize)...(next - 1), root: rootName)
+    }
+
+    /// The first `count` keys of `range`; the rest stays reserved for the next call.
+    private func takeKeys(_ count: Int64, from range: ClosedRange<Int64>, root: String) -> ClosedRange<Int64> {
+        let keys = range.lowerBound...(range.lowerBound + count - 1)
+        reservedKeys[root] = keys.upperBound < range.upperBound ? (keys.upperBound + 1)...range.upperBound : nil
         return keys
     }
 
