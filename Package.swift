@@ -16,9 +16,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "ObjectGraph", dependencies: ["Streams", "CSQLite"]),
         .executableTarget(name: "streams-demo", dependencies: ["Streams", "ObjectGraph"]),
+        // Spawned by the SQLite durability test, which kills it mid-save.
+        .executableTarget(name: "objectgraph-durability-child", dependencies: ["ObjectGraph"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "Streams", "StreamsTesting"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "Streams", "StreamsTesting", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

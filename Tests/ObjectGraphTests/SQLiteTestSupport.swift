@@ -1,0 +1,95 @@
+import CSQLite
+import Dispatch
+import Foundation
+import ObjectGraph
+
+// Relationship shapes the main test model lacks: one-to-one, a symmetric many-to-many, a
+// to-many without inverse, and a to-one whose destination has a subentity.
+
+final class Person: ManagedObject {
+    @Attribute var name: String = ""
+    @Relationship(inverse: "holder") var passport: Passport?
+    @Relationship(inverse: "friends") var friends: Set<Person>
+    @Relationship var readingList: Set<Book>
+    @Relationship var favorite: Document?
+}
+
+final class Passport: ManagedObject {
+    @Attribute var number: String = ""
+    @Relationship var holder: Person?
+}
+
+final class Book: ManagedObject {
+    @Attribute var title: String = ""
+}
+
+class Document: ManagedObject {
+    @Attribute var title: String = ""
+}
+
+final class Drawing: Document {
+    @Attribute var strokes: Int = 0
+}
+
+/// Declared like the class of the same name in the `objectgraph-durability-child` executable,
+/// so that the test opens the child's file with the same model.
+final class DurabilityRecord: ManagedObject {
+    @Attribute var sequence: Int = 0
+    @Attribute var payload: String = ""
+}
+
+enum SQLiteFixture {
+    static let shapesModel: ObjectModel = try! ObjectModel(entities: [Person.self, Passport.self, Book.self, Document.self, Drawing.self])
+    static let durabilityModel: ObjectModel = try! ObjectModel(entities: [DurabilityRecord.self])
+
+    /// Runs `body` with a new empty directory, removed afterwards whatever happens.
+    static func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ObjectGraphTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try body(directory)
+    }
+
+    /// A container on the SQLite file at `url`, its view context on a serial queue of its own.
+    static func container(at url: URL, model: ObjectModel = TestModel.model) throws -> PersistentContainer {
+        try PersistentContainer(model: model, storeURL: url, viewContextQueue: DispatchQueue(label: "test.sqlite.view"))
+    }
+
+    /// Runs `body` on the view context of a new container on `url`, the container closed after.
+    static func withViewContext<Result>(
+        at url: URL, model: ObjectModel = TestModel.model, _ body: (ManagedObjectContext) throws -> Result
+    ) throws -> Result {
+        let container = try container(at: url, model: model)
+        return try container.viewContext.performAndWait { try body(container.viewContext) }
+    }
+
+    /// The bytes of a file, or `nil` if it cannot be read.
+    static func contents(of url: URL) -> Data? {
+        FileManager.default.contents(atPath: url.path)
+    }
+}
+
+/// A plain SQLite connection, for files the store did not write and for holding locks.
+final class RawDatabase {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private var handle: OpaquePointer?
+
+    init(path: String) throws {
+        guard sqlite3_open(path, &handle) == SQLITE_OK else {
+            defer { sqlite3_close_v2(handle) }
+            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+}
