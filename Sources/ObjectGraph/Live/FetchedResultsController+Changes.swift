@@ -68,6 +68,13 @@ extension FetchedResultsController {
                 }
             }
         }
+        // A section emptied and refilled in the same batch (its only object updated, or replaced)
+        // never went away: reporting it deleted and inserted would contradict the row changes.
+        createdSectionNames.removeAll { name in
+            guard let refilled = deletedSections.firstIndex(where: { oldTable.names[$0] == name }) else { return false }
+            deletedSections.remove(at: refilled)
+            return true
+        }
         var newIndex: [ObjectIdentifier: Int] = [:]
         for object in included {
             if let index = locate(object) { newIndex[ObjectIdentifier(object)] = index }
