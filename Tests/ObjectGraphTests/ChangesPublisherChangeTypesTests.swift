@@ -139,6 +139,39 @@ struct ChangesPublisherChangeTypesTests {
         } == [])
     }
 
+    @Test("a predicate that fails on a later change ends the stream with that failure, and nothing follows it")
+    func predicateFailsLater() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let content = try view.performAndWait {
+            let bucket = Bucket(context: view)
+            bucket.name = "x"
+            let content = Content(context: view)
+            content.bucket = bucket
+            try view.save()
+            return content
+        }
+        let subscriber = Changes()
+        view.changesPublisher(for: FetchRequest<Content>(predicate: #Predicate { $0.bucket!.name == "x" })).subscribe(subscriber)
+        view.performAndWait { subscriber.request(.max(1)) }
+        #expect(subscriber.values.count == 1)
+        try view.performAndWait {
+            content.bucket = nil
+            try view.save()
+        }
+        guard case .failure(.predicateFailed(entity: "Content", message: _))? = subscriber.completion else {
+            Issue.record("expected a predicate failure, got \(String(describing: subscriber.completion))")
+            return
+        }
+        try view.performAndWait {
+            Content(context: view).name = "after the failure"
+            try view.save()
+            subscriber.request(.max(1))
+        }
+        #expect(subscriber.values.count == 1)
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test("an object saved by a sibling, never fetched here, that is later updated to match is inserted", arguments: StoreFlavor.allCases)
     func siblingPredicateCase(flavor: StoreFlavor) throws {
         let container = try flavor.makeContainer()

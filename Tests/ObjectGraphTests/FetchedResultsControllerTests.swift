@@ -192,6 +192,63 @@ struct FetchedResultsControllerTests {
         view.performAndWait { #expect(controller.fetchedObjects == [saved[1]]) }
     }
 
+    @Test("a predicate that fails on a change tells the delegate, and the object stays where the results had it")
+    func predicateFailsLater() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let recorder = ResultsChangeRecorder()
+        try view.performAndWait {
+            let bucket = Bucket(context: view)
+            bucket.name = "x"
+            for name in ["a", "b"] {
+                let content = Content(context: view)
+                content.name = name
+                content.bucket = bucket
+            }
+            try view.save()
+            let controller = try FetchedResultsController(
+                fetchRequest: FetchRequest<Content>(predicate: #Predicate { $0.bucket!.name == "x" }, sortBy: [SortDescriptor(\.name)]),
+                context: view)
+            controller.delegate = recorder
+            try controller.performFetch()
+            let first = controller.fetchedObjects[0]
+            first.bucket = nil
+            view.processPendingChanges()
+            #expect(controller.fetchedObjects.map(\.name) == ["a", "b"])
+            let events = recorder.takeEvents()
+            guard case .failure(.predicateFailed(entity: "Content", message: _))? = events.first else {
+                Issue.record("expected the failure first, got \(events)")
+                return
+            }
+            Self.expectBatch(Array(events.dropFirst()), objects: ["update a [0, 0] → [0, 0]"], differenceCount: 2)
+        }
+    }
+
+    @Test("a rollback puts the results back as they were saved")
+    func rollback() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let saved = try Self.save([("a", 0), ("b", 0), ("c", 0)], in: view)
+        let recorder = ResultsChangeRecorder()
+        let controller = try Self.sectionedController(view, recorder: recorder)
+        var replica = view.performAndWait { SectionedReplica(controller.sections) }
+        view.performAndWait {
+            saved[0].name = "d"
+            view.delete(saved[1])
+            Content(context: view).name = "e"
+        }
+        view.performAndWait {
+            #expect(controller.fetchedObjects.map(\.name) == ["c", "d", "e"])
+            view.rollback()
+            #expect(controller.fetchedObjects == saved)
+            #expect(controller.sections.map(\.name) == ["a", "b", "c"])
+        }
+        let events = recorder.takeEvents()
+        #expect(events.filter { if case .willChange = $0 { true } else { false } }.count == 2)
+        #expect(replica.replay(events).isEmpty)
+        view.performAndWait { #expect(replica == SectionedReplica(controller.sections)) }
+    }
+
     @Test("sectioning by a key that is not the first sort key is an error that says so")
     func sectionKeyNotSorted() throws {
         let container = try TestModel.container()

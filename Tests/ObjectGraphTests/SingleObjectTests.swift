@@ -209,6 +209,62 @@ struct SingleObjectTests {
         #expect(subscriber.violations.isEmpty && late.violations.isEmpty)
     }
 
+    @Test("a change of a listed related property delivers the object again")
+    func relatedChange() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let background = container.newBackgroundContext()
+        let bucketID = try Self.inBackground(background, view) { context in
+            let bucket = Bucket(context: context)
+            bucket.name = "Inbox"
+            let content = Content(context: context)
+            content.name = "ada"
+            content.bucket = bucket
+            return bucket.objectID!
+        }
+        let subscriber = Objects()
+        view.objectPublisher(matching: Self.namedAda, relationshipKeyPathsForRefreshing: ["bucket.name"]).subscribe(subscriber)
+        view.performAndWait { subscriber.request(.unlimited) }
+        try Self.inBackground(background, view) { try #require($0.object(with: bucketID, as: Bucket.self)).name = "Archive" }
+        #expect(subscriber.values.map { $0?.bucket?.name } == ["Archive", "Archive"])
+        let reports = Reports()
+        let controller = try view.performAndWait {
+            let controller = try SingleObjectController(predicate: Self.namedAda, context: view, relationshipKeyPathsForRefreshing: ["bucket.name"])
+            controller.onChange = { reports.names.append($0?.bucket?.name) }
+            try controller.performFetch()
+            return controller
+        }
+        try Self.inBackground(background, view) { try #require($0.object(with: bucketID, as: Bucket.self)).name = "Attic" }
+        #expect(reports.names == ["Attic"])
+        #expect(subscriber.values.count == 3)
+        withExtendedLifetime(controller) {}
+    }
+
+    @Test("a predicate that fails on a later change is passed to onError")
+    func predicateFailsLater() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let reports = Reports()
+        try view.performAndWait {
+            let bucket = Bucket(context: view)
+            bucket.name = "x"
+            let content = Content(context: view)
+            content.bucket = bucket
+            try view.save()
+            let controller = try SingleObjectController(predicate: #Predicate<Content> { $0.bucket!.name == "x" }, context: view)
+            controller.onError = { reports.errors.append($0) }
+            try controller.performFetch()
+            #expect(controller.object === content)
+            content.bucket = nil
+            try view.save()
+            #expect(controller.object === content, "the object stays the match")
+        }
+        guard case .predicateFailed(entity: "Content", message: _)? = reports.errors.first else {
+            Issue.record("expected a predicate failure, got \(reports.errors)")
+            return
+        }
+    }
+
     @Test("objectPublisher keeps the stream rules")
     func rules() throws {
         let container = try TestModel.container()

@@ -50,6 +50,8 @@ extension FetchedResultsController {
             do {
                 if try fetchRequest.matches(object) { included.append(object) }
             } catch {
+                // Membership stays as it was: an object that was a result remains one.
+                if oldIndex[ObjectIdentifier(object)] != nil { included.append(object) }
                 onError?(error)
                 delegate?.controller(self, didFailWith: error)
             }
