@@ -250,6 +250,26 @@ struct ChangesPublisherChangeTypesTests {
         #expect(box.content == nil, "only the controller held the object")
     }
 
+    @Test("a cancel from another thread while a merge waits on the view queue ends the stream quietly")
+    func cancelWhileMergeQueued() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let background = container.newBackgroundContext()
+        let subscriber = Changes()
+        view.changesPublisher(for: Self.evensByName).subscribe(subscriber)
+        view.performAndWait { subscriber.request(.unlimited) }
+        try view.whileQueueHeld {
+            try background.performAndWait {
+                Content(context: background).isEven = true
+                try background.save()
+            }
+            subscriber.cancel()
+        }
+        view.flush()
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test("a request from another thread is delivered on the view queue, when the queue runs")
     func requestFromAnotherThread() throws {
         let container = try TestModel.container()
@@ -268,17 +288,10 @@ struct ChangesPublisherChangeTypesTests {
         })
         view.changesPublisher(for: Self.evensByName).subscribe(subscriber)
 
-        // Hold the view queue so that nothing can be delivered until the test lets it go.
-        let held = DispatchSemaphore(value: 0)
-        let running = DispatchSemaphore(value: 0)
-        view.queue.async {
-            running.signal()
-            held.wait()
+        view.whileQueueHeld {
+            DispatchQueue(label: "another thread").sync { subscriber.request(.max(1)) }
+            #expect(subscriber.values.isEmpty, "not delivered on the requesting thread")
         }
-        running.wait()
-        DispatchQueue(label: "another thread").sync { subscriber.request(.max(1)) }
-        #expect(subscriber.values.isEmpty, "not delivered on the requesting thread")
-        held.signal()
         view.flush()
         #expect(subscriber.values.count == 1)
         #expect(deliveries.onViewQueue == [true])

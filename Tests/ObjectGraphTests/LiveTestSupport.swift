@@ -35,6 +35,20 @@ extension ManagedObjectContext {
     /// Runs everything already scheduled on the context's queue (merges of sibling saves,
     /// deliveries requested from other threads).
     func flush() { performAndWait {} }
+
+    /// Runs `body` while the context's queue is held, so that whatever `body` schedules there
+    /// (a merge, a delivery, a stop) waits, in order, until `body` returns.
+    func whileQueueHeld(_ body: () throws -> Void) rethrows {
+        let held = DispatchSemaphore(value: 0)
+        let running = DispatchSemaphore(value: 0)
+        queue.async {
+            running.signal()
+            held.wait()
+        }
+        running.wait()
+        defer { held.signal() }
+        try body()
+    }
 }
 
 /// Random edits of contents and buckets, made in a view context and in a background context of

@@ -265,6 +265,54 @@ struct SingleObjectTests {
         }
     }
 
+    @Test("a predicate that fails on a later change ends the publisher with that failure")
+    func publisherPredicateFailsLater() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let content = try view.performAndWait {
+            let bucket = Bucket(context: view)
+            bucket.name = "x"
+            let content = Content(context: view)
+            content.bucket = bucket
+            try view.save()
+            return content
+        }
+        let subscriber = Objects()
+        view.objectPublisher(matching: #Predicate<Content> { $0.bucket!.name == "x" }).subscribe(subscriber)
+        view.performAndWait { subscriber.request(.unlimited) }
+        #expect(subscriber.values.map { $0 === content } == [true])
+        try view.performAndWait {
+            content.bucket = nil
+            try view.save()
+        }
+        guard case .failure(.predicateFailed(entity: "Content", message: _))? = subscriber.completion else {
+            Issue.record("expected a predicate failure, got \(String(describing: subscriber.completion))")
+            return
+        }
+        #expect(subscriber.values.count == 1)
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test("a cancel from another thread while a merge waits on the view queue ends the stream quietly")
+    func cancelWhileMergeQueued() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let background = container.newBackgroundContext()
+        let subscriber = Objects()
+        view.objectPublisher(matching: Self.namedAda).subscribe(subscriber)
+        view.performAndWait { subscriber.request(.unlimited) }
+        try view.whileQueueHeld {
+            try background.performAndWait {
+                _ = Self.insertContent(named: "ada", in: background)
+                try background.save()
+            }
+            subscriber.cancel()
+        }
+        view.flush()
+        #expect(subscriber.values.map { $0?.name } == [nil])
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test("objectPublisher keeps the stream rules")
     func rules() throws {
         let container = try TestModel.container()
