@@ -143,16 +143,9 @@ struct ChangesPublisherChangeTypesTests {
     func predicateFailsLater() throws {
         let container = try TestModel.container()
         let view = container.viewContext
-        let content = try view.performAndWait {
-            let bucket = Bucket(context: view)
-            bucket.name = "x"
-            let content = Content(context: view)
-            content.bucket = bucket
-            try view.save()
-            return content
-        }
+        let content = try view.performAndWait { try Content.savedInBucketX(in: view) }
         let subscriber = Changes()
-        view.changesPublisher(for: FetchRequest<Content>(predicate: #Predicate { $0.bucket!.name == "x" })).subscribe(subscriber)
+        view.changesPublisher(for: FetchRequest<Content>(predicate: Content.inBucketX)).subscribe(subscriber)
         view.performAndWait { subscriber.request(.max(1)) }
         #expect(subscriber.values.count == 1)
         try view.performAndWait {
@@ -254,18 +247,9 @@ struct ChangesPublisherChangeTypesTests {
     func cancelWhileMergeQueued() throws {
         let container = try TestModel.container()
         let view = container.viewContext
-        let background = container.newBackgroundContext()
-        let subscriber = Changes()
-        view.changesPublisher(for: Self.evensByName).subscribe(subscriber)
-        view.performAndWait { subscriber.request(.unlimited) }
-        try view.whileQueueHeld {
-            try background.performAndWait {
-                Content(context: background).isEven = true
-                try background.save()
-            }
-            subscriber.cancel()
-        }
-        view.flush()
+        let subscriber = try subscribeThenCancelWhileMergeQueued(
+            view.changesPublisher(for: Self.evensByName), view: view, background: container.newBackgroundContext()
+        ) { Content(context: $0).isEven = true }
         #expect(subscriber.values.isEmpty)
         #expect(subscriber.violations.isEmpty)
     }

@@ -198,16 +198,9 @@ struct FetchedResultsControllerTests {
         let view = container.viewContext
         let recorder = ResultsChangeRecorder()
         try view.performAndWait {
-            let bucket = Bucket(context: view)
-            bucket.name = "x"
-            for name in ["a", "b"] {
-                let content = Content(context: view)
-                content.name = name
-                content.bucket = bucket
-            }
-            try view.save()
+            for name in ["a", "b"] { _ = try Content.savedInBucketX(named: name, in: view) }
             let controller = try FetchedResultsController(
-                fetchRequest: FetchRequest<Content>(predicate: #Predicate { $0.bucket!.name == "x" }, sortBy: [SortDescriptor(\.name)]),
+                fetchRequest: FetchRequest<Content>(predicate: Content.inBucketX, sortBy: [SortDescriptor(\.name)]),
                 context: view)
             controller.delegate = recorder
             try controller.performFetch()

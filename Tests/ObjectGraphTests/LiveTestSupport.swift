@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Streams
+import StreamsTesting
 
 /// SplitMix64: a small deterministic generator, so that a failing random sequence can be replayed
 /// from its seed.
@@ -48,6 +49,44 @@ extension ManagedObjectContext {
         running.wait()
         defer { held.signal() }
         try body()
+    }
+}
+
+/// Subscribes to `publisher` (a live publisher of `view`) with unlimited demand, then, with the
+/// view queue held, saves `edit` in `background` (its merge waits on the view queue) and cancels
+/// from this thread; returns the subscriber once the view queue has run the merge and the stop.
+func subscribeThenCancelWhileMergeQueued<P: Publisher>(
+    _ publisher: P, view: ManagedObjectContext, background: ManagedObjectContext,
+    edit: (ManagedObjectContext) throws -> Void
+) throws -> TestSubscriber<P.Output, P.Failure> {
+    let subscriber = TestSubscriber<P.Output, P.Failure>()
+    publisher.subscribe(subscriber)
+    view.performAndWait { subscriber.request(.unlimited) }
+    try view.whileQueueHeld {
+        try background.performAndWait {
+            try edit(background)
+            try background.save()
+        }
+        subscriber.cancel()
+    }
+    view.flush()
+    return subscriber
+}
+
+extension Content {
+    /// Matches a content whose bucket is named "x"; throws for a content without a bucket.
+    static let inBucketX = #Predicate<Content> { $0.bucket!.name == "x" }
+
+    /// Saves a content named `name` in a new bucket named "x": ``inBucketX`` matches it until its
+    /// bucket is taken away, and then fails. Call it on the context's queue.
+    static func savedInBucketX(named name: String = "", in context: ManagedObjectContext) throws -> Content {
+        let bucket = Bucket(context: context)
+        bucket.name = "x"
+        let content = Content(context: context)
+        content.name = name
+        content.bucket = bucket
+        try context.save()
+        return content
     }
 }
 

@@ -246,12 +246,8 @@ struct SingleObjectTests {
         let view = container.viewContext
         let reports = Reports()
         try view.performAndWait {
-            let bucket = Bucket(context: view)
-            bucket.name = "x"
-            let content = Content(context: view)
-            content.bucket = bucket
-            try view.save()
-            let controller = try SingleObjectController(predicate: #Predicate<Content> { $0.bucket!.name == "x" }, context: view)
+            let content = try Content.savedInBucketX(in: view)
+            let controller = try SingleObjectController(predicate: Content.inBucketX, context: view)
             controller.onError = { reports.errors.append($0) }
             try controller.performFetch()
             #expect(controller.object === content)
@@ -269,16 +265,9 @@ struct SingleObjectTests {
     func publisherPredicateFailsLater() throws {
         let container = try TestModel.container()
         let view = container.viewContext
-        let content = try view.performAndWait {
-            let bucket = Bucket(context: view)
-            bucket.name = "x"
-            let content = Content(context: view)
-            content.bucket = bucket
-            try view.save()
-            return content
-        }
+        let content = try view.performAndWait { try Content.savedInBucketX(in: view) }
         let subscriber = Objects()
-        view.objectPublisher(matching: #Predicate<Content> { $0.bucket!.name == "x" }).subscribe(subscriber)
+        view.objectPublisher(matching: Content.inBucketX).subscribe(subscriber)
         view.performAndWait { subscriber.request(.unlimited) }
         #expect(subscriber.values.map { $0 === content } == [true])
         try view.performAndWait {
@@ -297,18 +286,9 @@ struct SingleObjectTests {
     func cancelWhileMergeQueued() throws {
         let container = try TestModel.container()
         let view = container.viewContext
-        let background = container.newBackgroundContext()
-        let subscriber = Objects()
-        view.objectPublisher(matching: Self.namedAda).subscribe(subscriber)
-        view.performAndWait { subscriber.request(.unlimited) }
-        try view.whileQueueHeld {
-            try background.performAndWait {
-                _ = Self.insertContent(named: "ada", in: background)
-                try background.save()
-            }
-            subscriber.cancel()
-        }
-        view.flush()
+        let subscriber = try subscribeThenCancelWhileMergeQueued(
+            view.objectPublisher(matching: Self.namedAda), view: view, background: container.newBackgroundContext()
+        ) { _ = Self.insertContent(named: "ada", in: $0) }
         #expect(subscriber.values.map { $0?.name } == [nil])
         #expect(subscriber.violations.isEmpty)
     }
