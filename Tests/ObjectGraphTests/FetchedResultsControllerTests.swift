@@ -165,6 +165,24 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    @Test("an object that changes section without changing its flat place is a move, not an update")
+    func sectionChangeInPlace() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let saved = try Self.save([("a", 0), ("b", 0)], in: view)
+        let recorder = ResultsChangeRecorder()
+        let controller = try Self.sectionedController(view, recorder: recorder)
+        var replica = view.performAndWait { SectionedReplica(controller.sections) }
+        try view.performAndWait {
+            saved[0].name = "aa"
+            try view.save()
+        }
+        let events = recorder.takeEvents()
+        Self.expectBatch(events, sections: ["section delete a at 0", "section insert aa at 0"], objects: ["move aa [0, 0] → [0, 0]"], differenceCount: 2)
+        #expect(replica.replay(events).isEmpty)
+        view.performAndWait { #expect(replica == SectionedReplica(controller.sections)) }
+    }
+
     @Test("an object that stops or starts matching the predicate is deleted or inserted")
     func predicateFlips() throws {
         let container = try TestModel.container()

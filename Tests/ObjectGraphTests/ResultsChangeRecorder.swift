@@ -118,6 +118,7 @@ struct SectionedReplica: Equatable {
         var insertedSections: [(index: Int, name: String)] = []
         var removals: [(path: IndexPath, object: Content)] = []
         var insertions: [(path: IndexPath, object: Content)] = []
+        var updates: [(old: IndexPath, new: IndexPath, object: Content)] = []
         var seenObjectChange = false
         for event in batch {
             switch event {
@@ -141,6 +142,7 @@ struct SectionedReplica: Equatable {
                     guard let old, let new else { problems.append("\(type) without both index paths"); continue }
                     removals.append((old, object))
                     insertions.append((new, object))
+                    if type == .update { updates.append((old, new, object)) }
                 }
             default:
                 problems.append("\(event) inside a batch")
@@ -148,6 +150,15 @@ struct SectionedReplica: Equatable {
         }
         for deleted in deletedSections where sections.indices.contains(deleted) && insertedSections.contains(where: { $0.name == sections[deleted].name }) {
             problems.append("section \(sections[deleted].name) is deleted and inserted in one batch")
+        }
+        // A table view reloads an updated row where it was: its section must stay.
+        var updatedSectionNames: [String?] = []
+        for update in updates {
+            let section = update.old[0]
+            if deletedSections.contains(section) {
+                problems.append("\(update.object.name) is updated in section \(section), which is deleted")
+            }
+            updatedSectionNames.append(sections.indices.contains(section) ? sections[section].name : nil)
         }
         for removal in removals.sorted(by: { $0.path > $1.path }) {
             let (section, item) = (removal.path[0], removal.path[1])
@@ -179,6 +190,9 @@ struct SectionedReplica: Equatable {
                 return problems
             }
             sections[section].objects.insert(insertion.object, at: item)
+        }
+        for (update, oldName) in zip(updates, updatedSectionNames) where sections[update.new[0]].name != oldName {
+            problems.append("\(update.object.name) is updated but changed section")
         }
         return problems
     }

@@ -108,7 +108,12 @@ extension FetchedResultsController {
                 let moved = rank(old, among: sortedOld) != rank(new, among: sortedNew)
                 changes.append(.remove(offset: old, element: object, associatedWith: moved ? new : nil))
                 changes.append(.insert(offset: new, element: object, associatedWith: moved ? old : nil))
-                objectChanges.append((object, oldPath, moved ? .move : .update, newPath))
+                // A table view reloads an updated row in its old section, which must survive: an
+                // object that changed section moved, even if its flat place did not change.
+                let changedSection = sectionNameKeyPath != nil
+                    && oldTable.names[oldTable.position(ofFlatIndex: old).section]
+                        != sectionTable.names[sectionTable.position(ofFlatIndex: new).section]
+                objectChanges.append((object, oldPath, moved || changedSection ? .move : .update, newPath))
             case let (old?, nil):
                 changes.append(.remove(offset: old, element: object, associatedWith: nil))
                 objectChanges.append((object, oldPath, .delete, nil))
