@@ -77,6 +77,19 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    @Test("a second performFetch fetches afresh and still reports each change once")
+    func performFetchTwice() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        try Self.save([("a", 0)], in: view)
+        let recorder = ResultsChangeRecorder()
+        let controller = try Self.sectionedController(view, recorder: recorder)
+        try view.performAndWait { try controller.performFetch() }
+        try Self.save([("b", 0)], in: view)
+        Self.expectBatch(recorder.takeEvents(), sections: ["section insert b at 1"], objects: ["insert b - → [1, 0]"], differenceCount: 1)
+        view.performAndWait { #expect(controller.fetchedObjects.map(\.name) == ["a", "b"]) }
+    }
+
     @Test("an object outside the results has no index path")
     func indexPathOfStranger() throws {
         let container = try TestModel.container()
