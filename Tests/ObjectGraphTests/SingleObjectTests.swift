@@ -293,6 +293,24 @@ struct SingleObjectTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    @Test("a subscriber that saves from inside receive gets the result next, once")
+    func reentrantSave() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let subscriber = Objects(onValue: { _, object in
+            if object == nil {
+                _ = Self.insertContent(named: "ada", in: view)
+                try? view.save()
+            }
+            return .max(1)
+        })
+        view.objectPublisher(matching: Self.namedAda).subscribe(subscriber)
+        view.performAndWait { subscriber.request(.max(1)) }
+        view.flush()
+        #expect(subscriber.values.map { $0?.name } == [nil, "ada"])
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test("objectPublisher keeps the stream rules")
     func rules() throws {
         let container = try TestModel.container()
