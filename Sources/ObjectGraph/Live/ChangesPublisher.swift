@@ -54,10 +54,12 @@ public struct ChangesPublisher<Object: ManagedObject>: Publisher {
                 subscription.update { pending in
                     if let difference = CollectionDifference(initial) { pending.append(difference) }
                 }
-                controller.onDifference = { [unowned subscription] difference in
-                    subscription.update { $0.append(difference) }
+                // Weak: after a cancel from another thread, or a failure in the middle of a
+                // batch, the subscription can be gone before the controller hears its last change.
+                controller.onDifference = { [weak subscription] difference in
+                    subscription?.update { $0.append(difference) }
                 }
-                controller.onError = { [unowned subscription] error in subscription.fail(error) }
+                controller.onError = { [weak subscription] error in subscription?.fail(error) }
                 subscription.attach(controller: controller, stop: { [weak controller] in controller?.stop() })
                 return nil
             } catch let error as ObjectGraphError {

@@ -57,6 +57,8 @@ extension FetchedResultsController {
             do {
                 if try fetchRequest.matches(object) { included.append(object) }
             } catch {
+                // Membership stays as it was: an object that was a result remains one.
+                if oldIndex[ObjectIdentifier(object)] != nil { included.append(object) }
                 onError?(error)
                 delegate?.controller(self, didFailWith: error)
             }
@@ -74,6 +76,13 @@ extension FetchedResultsController {
                     createdSectionNames.append(name)
                 }
             }
+        }
+        // A section emptied and refilled in the same batch (its only object updated, or replaced)
+        // never went away: reporting it deleted and inserted would contradict the row changes.
+        createdSectionNames.removeAll { name in
+            guard let refilled = deletedSections.firstIndex(where: { oldTable.names[$0] == name }) else { return false }
+            deletedSections.remove(at: refilled)
+            return true
         }
         var newIndex: [ObjectIdentifier: Int] = [:]
         for object in included {
@@ -120,7 +129,12 @@ extension FetchedResultsController {
                 let moved = rank(old, among: sortedOld) != rank(new, among: sortedNew)
                 changes.append(.remove(offset: old, element: object, associatedWith: moved ? new : nil))
                 changes.append(.insert(offset: new, element: object, associatedWith: moved ? old : nil))
-                objectChanges.append((object, oldPath, moved ? .move : .update, newPath))
+                // A table view reloads an updated row in its old section, which must survive: an
+                // object that changed section moved, even if its flat place did not change.
+                let changedSection = sectionNameKeyPath != nil
+                    && oldTable.names[oldTable.position(ofFlatIndex: old).section]
+                        != sectionTable.names[sectionTable.position(ofFlatIndex: new).section]
+                objectChanges.append((object, oldPath, moved || changedSection ? .move : .update, newPath))
             case let (old?, nil):
                 changes.append(.remove(offset: old, element: object, associatedWith: nil))
                 objectChanges.append((object, oldPath, .delete, nil))

@@ -40,8 +40,9 @@ public struct ObjectPublisher<Object: ManagedObject>: Publisher {
         let startError: ObjectGraphError? = context.performAndWait {
             do {
                 let controller = try SingleObjectController(predicate: predicate, context: context, relationshipKeyPathsForRefreshing: relationshipKeyPathsForRefreshing)
-                controller.onChange = { [unowned subscription] object in subscription.update { $0.value = .some(object) } }
-                controller.onError = { [unowned subscription] error in subscription.fail(error) }
+                // Weak for the same reason as in ChangesPublisher: the subscription can go first.
+                controller.onChange = { [weak subscription] object in subscription?.update { $0.value = .some(object) } }
+                controller.onError = { [weak subscription] error in subscription?.fail(error) }
                 try controller.performFetch()
                 let first = controller.object
                 subscription.update { $0.value = .some(first) }

@@ -36,7 +36,10 @@ public final class SingleObjectController<Object: ManagedObject> {
     public func performFetch() throws {
         try controller.performFetch()
         try checkSingleMatch()
-        controller.onDifference = { [unowned self] _ in
+        // Weak: a failure reported in the middle of a batch can release this controller (an
+        // ObjectPublisher lets it go when its stream fails) before the batch is reported.
+        controller.onDifference = { [weak self] _ in
+            guard let self else { return }
             do {
                 try checkSingleMatch()
                 onChange?(object)
@@ -44,7 +47,7 @@ public final class SingleObjectController<Object: ManagedObject> {
                 onError?(error)
             } catch {}
         }
-        controller.onError = { [unowned self] error in onError?(error) }
+        controller.onError = { [weak self] error in self?.onError?(error) }
     }
 
     /// Stops following the context.

@@ -4,15 +4,18 @@ extension Publisher where Output: RangeReplaceableCollection, Output.Index == In
     ///
     /// The collection is the latest value this publisher sent (for example a `@Published`
     /// array); a value is published only when a difference arrives. `transform` runs only for
-    /// inserted and updated elements; a moved element keeps its existing value. Several
-    /// parallel collections can follow the same stream of changes:
+    /// inserted, updated and moved elements (a moved element may have changed as well: an
+    /// object moves in sorted results because its sort key changed); untouched elements keep
+    /// their value. Several parallel collections can follow the same stream of changes through
+    /// a subject:
     ///
     /// ```swift
-    /// changes.share()
+    /// let changes = PassthroughSubject<CollectionDifference<Item>, StoreError>()
     /// $rows.applyingChanges(changes) { RowViewModel($0) }
     ///     .sink(receiveCompletion: { _ in }, receiveValue: { self.rows = $0 })
     /// $titles.applyingChanges(changes) { $0.name }
     ///     .sink(receiveCompletion: { _ in }, receiveValue: { self.titles = $0 })
+    /// let connection = itemChanges.subscribe(changes)
     /// ```
     ///
     /// Demand passes to `changes`: one difference per value requested. The stream finishes or

@@ -3,25 +3,23 @@ extension RangeReplaceableCollection where Index == Int {
     /// making new elements with `transform`.
     ///
     /// Removals are applied from the highest offset down, then insertions from the lowest up.
-    /// `transform` runs only for inserted elements (an update is a removal and an insertion); an
-    /// element whose removal and insertion are associated (a move) keeps its existing value.
+    /// `transform` runs once for each insertion, a move's included: a source element that moved
+    /// may have changed too (an object moves in sorted results because its sort key changed),
+    /// so its old value cannot be trusted. Elements the difference does not touch keep theirs.
     ///
     /// ```swift
-    /// var titles = ["a", "b", "c"]
+    /// var titles = ["a", "c"]
     /// let difference = ["A", "B", "C"].difference(from: ["A", "C"])
-    /// titles.apply(difference) { $0.lowercased() }
+    /// titles.apply(difference) { $0.lowercased() }   // ["a", "b", "c"]
     /// ```
     public mutating func apply<Source>(_ difference: CollectionDifference<Source>, transform: (Source) -> Element) {
-        var moving: [Int: Element] = [:]
         for removal in difference.removals.reversed() {
-            guard case let .remove(offset, _, associatedWith) = removal else { continue }
-            let removed = remove(at: startIndex + offset)
-            if associatedWith != nil { moving[offset] = removed }
+            guard case let .remove(offset, _, _) = removal else { continue }
+            remove(at: startIndex + offset)
         }
         for insertion in difference.insertions {
-            guard case let .insert(offset, element, associatedWith) = insertion else { continue }
-            let value = associatedWith.flatMap { moving.removeValue(forKey: $0) } ?? transform(element)
-            insert(value, at: startIndex + offset)
+            guard case let .insert(offset, element, _) = insertion else { continue }
+            insert(transform(element), at: startIndex + offset)
         }
     }
 }
