@@ -117,9 +117,10 @@ extension Publishers.FlatMap {
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let inner = transform(input)
+            // Registered before the transform runs, so that the stream cannot finish in between;
+            // nothing is transformed once the stream is over.
             let id: Int? = shell.update { machine in (machine.receiveOuterValue(), .none) }
-            if let id { inner.subscribe(MergeSourceLink(shell: shell, id: id)) }
+            if let id { transform(input).subscribe(MergeSourceLink(shell: shell, id: id)) }
             return .none
         }
 
