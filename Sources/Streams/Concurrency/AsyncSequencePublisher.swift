@@ -69,8 +69,12 @@ extension Publishers.AsyncSequencePublisher {
             lock.lock()
             guard downstream != nil else { lock.unlock(); return }
             demand += newDemand
+            // A waiting iteration claims one unit of the new demand as it is woken.
             let waiter = demandWaiter
-            demandWaiter = nil
+            if waiter != nil {
+                demandWaiter = nil
+                demand -= 1
+            }
             let shouldStart = !hasStarted
             hasStarted = true
             lock.unlock()
