@@ -24,7 +24,7 @@ extension Publisher {
     ///
     /// ```swift
     /// let cancellable = Just(2).combineLatest([10, 20].publisher, *)
-    ///     .sink { print($0) }   // 40
+    ///     .sink { print($0) }   // 20, 40
     /// ```
     public func combineLatest<P, T>(
         _ other: P,
