@@ -1,0 +1,98 @@
+/// The state of `combineLatest`: upstreams at fixed positions, each remembered by its latest
+/// value.
+///
+/// **Demand.** Each upstream is offered the demand downstream has not yet had covered
+/// (``DeliveryQueue/room``), and is asked again only when that room grows beyond what it was
+/// already asked for. A combination that arrives while downstream has no demand waits, and a
+/// newer one replaces it: at most one combination ever waits, so memory stays constant however
+/// fast upstreams are. Every value counts against its upstream's demand, including values sent
+/// before every upstream has produced one (those are remembered, not delivered).
+///
+/// **Completion.** The stream finishes when every upstream has finished (after a waiting
+/// combination is delivered); if an upstream finishes without ever producing a value, the
+/// stream never emits but still finishes only when the others do. The first failure ends the
+/// stream at once.
+package struct CombineLatestStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsStateMachine {
+    package typealias Action = StateMachineAction<[Element], Failure, Link>
+
+    private struct Slot: CreditedUpstream {
+        var link: Link?
+        var latest: Element?
+        /// What this upstream was asked for and has not yet sent.
+        var credit = Subscribers.Demand.none
+        var isFinished = false
+    }
+
+    private var queue = DeliveryQueue<[Element], Failure>()
+    private var slots: [Slot]
+    private var slotsWithoutValue: Int
+
+    /// A machine for `upstreamCount` upstreams at positions `0..<upstreamCount`.
+    package init(upstreamCount: Int) {
+        slots = Array(repeating: Slot(), count: upstreamCount)
+        slotsWithoutValue = upstreamCount
+    }
+
+    /// Whether a combination waits for demand.
+    package var hasWaitingCombination: Bool { queue.waitingCount > 0 }
+
+    package mutating func attach(_ link: Link, at index: Int) -> Action {
+        guard !queue.isEnding, slots[index].link == nil, !slots[index].isFinished else {
+            return Action(cancellations: [link])
+        }
+        slots[index].link = link
+        return Action(requests: topUps())
+    }
+
+    package mutating func receive(_ element: Element, at index: Int) -> Action {
+        guard !queue.isEnding, !slots[index].isFinished else { return .none }
+        slots[index].credit -= 1
+        if slots[index].latest == nil { slotsWithoutValue -= 1 }
+        slots[index].latest = element
+        guard slotsWithoutValue == 0 else { return .none }
+        return Action(signal: queue.offerReplacingWaiting(slots.map { $0.latest.unsafelyUnwrapped }))
+    }
+
+    package mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> Action {
+        guard !queue.isEnding, !slots[index].isFinished else { return .none }
+        slots[index].isFinished = true
+        slots[index].link = nil
+        if case .failure = completion {
+            let signal = queue.finish(completion, discardingWaitingValues: true)
+            return Action(cancellations: releaseLinks(), signal: signal)
+        }
+        guard slots.allSatisfy(\.isFinished) else { return .none }
+        _ = releaseLinks()
+        return Action(signal: queue.finish(.finished))
+    }
+
+    package mutating func request(_ demand: Subscribers.Demand) -> Action {
+        let signal = queue.addDemand(demand)
+        return Action(requests: topUps(), signal: signal)
+    }
+
+    package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
+        let signal = queue.didDeliver(requesting: more)
+        return Action(requests: more > 0 ? topUps() : [], signal: signal)
+    }
+
+    package mutating func cancel() -> Action {
+        queue.cancel()
+        return Action(cancellations: releaseLinks())
+    }
+
+    private mutating func topUps() -> [UpstreamRequest<Link>] {
+        queue.isEnding ? [] : slots.raiseCredits(to: queue.room)
+    }
+
+    private mutating func releaseLinks() -> [Link] {
+        var links: [Link] = []
+        for index in slots.indices {
+            if let link = slots[index].link { links.append(link) }
+            slots[index].link = nil
+            slots[index].latest = nil
+            slots[index].isFinished = true
+        }
+        return links
+    }
+}

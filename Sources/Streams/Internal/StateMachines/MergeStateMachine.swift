@@ -1,0 +1,181 @@
+/// The state of `merge` and `flatMap`: any number of sources feeding one downstream, and for
+/// `flatMap` an outer upstream whose values become new sources.
+///
+/// **Demand.** Downstream demand is shared: every source is offered the demand that is not yet
+/// covered by waiting values (``DeliveryQueue/room``), so that any one source could satisfy the
+/// whole of it and a silent source never holds up a busy one. A source is asked again only when
+/// that room grows beyond what it was already asked for. With unlimited demand each source is
+/// asked once for `.unlimited`. When several sources answer the same demand at once, the values
+/// beyond it wait here until downstream asks for more; that wait is bounded by the number of
+/// sources times the largest demand.
+///
+/// **Outer upstream** (`flatMap`). It is asked for `maxPublishers` when it attaches and for one
+/// more each time a source finishes, so that no more than `maxPublishers` sources are ever live.
+///
+/// **Completion.** The stream finishes once the outer upstream (if any) and every source have
+/// finished and the waiting values are delivered. The first failure ends it at once: waiting
+/// values are dropped and every other upstream is cancelled.
+package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
+    package typealias Action = StateMachineAction<Value, Failure, Link>
+
+    private struct Source: CreditedUpstream {
+        let id: Int
+        var link: Link?
+        /// What this source was asked for and has not yet sent.
+        var credit: Subscribers.Demand
+    }
+
+    private var queue = DeliveryQueue<Value, Failure>()
+    /// Live sources in ascending `id` order.
+    private var sources: [Source] = []
+    private var nextSourceID = 0
+    private var outerLink: Link?
+    private var outerIsFinished: Bool
+    private let maxPublishers: Subscribers.Demand
+
+    /// A machine for `merge`: `sourceCount` sources with identifiers `0..<sourceCount`, no outer
+    /// upstream.
+    package init(sourceCount: Int) {
+        outerIsFinished = true
+        maxPublishers = .unlimited
+        for _ in 0..<sourceCount { _ = registerSource() }
+    }
+
+    /// A machine for `flatMap`: sources arrive from an outer upstream, at most `maxPublishers`
+    /// of them live at once.
+    package init(maxPublishers: Subscribers.Demand) {
+        outerIsFinished = false
+        self.maxPublishers = maxPublishers
+    }
+
+    /// The demand downstream requested and has not yet received.
+    package var outstandingDemand: Subscribers.Demand { queue.demand }
+    /// How many values wait for demand.
+    package var waitingCount: Int { queue.waitingCount }
+    /// How many sources are live (registered and not yet finished).
+    package var liveSourceCount: Int { sources.count }
+
+    /// Finishes a merge that has no sources at all (an empty `MergeMany`).
+    package mutating func finishIfNoSources() -> Action {
+        guard !queue.isEnding else { return .none }
+        return finishIfDone()
+    }
+
+    // MARK: Outer upstream (flatMap)
+
+    /// The outer upstream's subscription arrived.
+    package mutating func attachOuter(_ link: Link) -> Action {
+        guard !queue.isEnding, outerLink == nil, !outerIsFinished else { return Action(cancellations: [link]) }
+        outerLink = link
+        return maxPublishers > 0 ? Action(requests: [UpstreamRequest(link, maxPublishers)]) : .none
+    }
+
+    /// The outer upstream sent a value: registers the source it becomes. Returns the source's
+    /// identifier, or `nil` if the stream is over and the value should be dropped.
+    package mutating func receiveOuterValue() -> Int? {
+        guard !queue.isEnding, !outerIsFinished else { return nil }
+        return registerSource()
+    }
+
+    /// The outer upstream completed.
+    package mutating func completeOuter(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard !queue.isEnding, !outerIsFinished else { return .none }
+        if case .failure(let error) = completion { return fail(error, exceptSource: nil) }
+        outerIsFinished = true
+        outerLink = nil
+        return finishIfDone()
+    }
+
+    // MARK: Sources
+
+    /// A source's subscription arrived; the source is offered the current room.
+    package mutating func attach(_ link: Link, toSource id: Int) -> Action {
+        guard !queue.isEnding, let index = sourceIndex(id), sources[index].link == nil else {
+            return Action(cancellations: [link])
+        }
+        sources[index].link = link
+        return Action(requests: topUps())
+    }
+
+    /// A source sent a value.
+    package mutating func receive(_ value: Value, fromSource id: Int) -> Action {
+        guard !queue.isEnding, let index = sourceIndex(id) else { return .none }
+        sources[index].credit -= 1
+        return Action(signal: queue.offer(value))
+    }
+
+    /// A source completed.
+    package mutating func complete(source id: Int, with completion: Subscribers.Completion<Failure>) -> Action {
+        guard !queue.isEnding, let index = sourceIndex(id) else { return .none }
+        if case .failure(let error) = completion { return fail(error, exceptSource: id) }
+        sources.remove(at: index)
+        var action = finishIfDone()
+        if let outerLink, maxPublishers != .unlimited {
+            action.requests.append(UpstreamRequest(outerLink, .max(1)))
+        }
+        return action
+    }
+
+    // MARK: Downstream
+
+    package mutating func request(_ demand: Subscribers.Demand) -> Action {
+        let signal = queue.addDemand(demand)
+        return Action(requests: topUps(), signal: signal)
+    }
+
+    package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
+        let signal = queue.didDeliver(requesting: more)
+        // Delivering a value does not change the room; only new demand does.
+        return Action(requests: more > 0 ? topUps() : [], signal: signal)
+    }
+
+    package mutating func cancel() -> Action {
+        queue.cancel()
+        return Action(cancellations: releaseLinks())
+    }
+
+    // MARK: Helpers
+
+    private mutating func registerSource() -> Int {
+        let id = nextSourceID
+        nextSourceID += 1
+        sources.append(Source(id: id, link: nil, credit: .none))
+        return id
+    }
+
+    private func sourceIndex(_ id: Int) -> Int? {
+        var low = 0
+        var high = sources.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sources[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < sources.count && sources[low].id == id ? low : nil
+    }
+
+    private mutating func topUps() -> [UpstreamRequest<Link>] {
+        queue.isEnding ? [] : sources.raiseCredits(to: queue.room)
+    }
+
+    private mutating func finishIfDone() -> Action {
+        guard outerIsFinished, sources.isEmpty else { return .none }
+        return Action(signal: queue.finish(.finished))
+    }
+
+    private mutating func fail(_ error: Failure, exceptSource failedID: Int?) -> Action {
+        if let failedID, let index = sourceIndex(failedID) { sources[index].link = nil }
+        if failedID == nil { outerLink = nil }
+        let signal = queue.finish(.failure(error), discardingWaitingValues: true)
+        return Action(cancellations: releaseLinks(), signal: signal)
+    }
+
+    /// Forgets every upstream and returns those that are still attached, to be cancelled.
+    private mutating func releaseLinks() -> [Link] {
+        var links = sources.compactMap(\.link)
+        if let outerLink { links.append(outerLink) }
+        sources = []
+        outerLink = nil
+        outerIsFinished = true
+        return links
+    }
+}

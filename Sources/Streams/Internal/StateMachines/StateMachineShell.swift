@@ -1,0 +1,104 @@
+/// The thin shell around a ``DownstreamStateMachine``: it keeps the machine and the downstream
+/// subscriber behind a lock, feeds events to the machine, and carries out the actions the
+/// machine returns after unlocking (rule 9: no call out under the lock).
+///
+/// The thread that is handed a value delivers it, reports back, and goes on delivering whatever
+/// the machine hands out next, so delivery is serial (rule 3) and a subscriber that requests
+/// from inside `receive(_:)` is served by this loop rather than by recursion (rule 6).
+///
+/// Operators subclass it (or use it as is) and route their upstream signals to ``update(_:)``.
+package class StateMachineShell<Machine: DownstreamStateMachine, Downstream: Subscriber>: Subscription, @unchecked Sendable
+where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
+    package typealias Action = StateMachineAction<Machine.Value, Machine.Failure, Machine.Link>
+
+    // `lock` protects `machine` and `downstream`; `downstream` is nil once the completion has
+    // been handed out or downstream cancelled. `makeOutput` is immutable.
+    private let lock = Lock()
+    private var machine: Machine
+    private var downstream: Downstream?
+    private let makeOutput: (Machine.Value) -> Downstream.Input
+
+    package init(machine: Machine, downstream: Downstream, makeOutput: @escaping (Machine.Value) -> Downstream.Input) {
+        self.machine = machine
+        self.downstream = downstream
+        self.makeOutput = makeOutput
+    }
+
+    /// Hands downstream this shell as its subscription. Call it once, before subscribing to any
+    /// upstream, so that nothing can reach downstream before its subscription (rule 1).
+    package final func start() {
+        let target = lock.withLock { downstream }
+        target?.receive(subscription: self)
+    }
+
+    /// Runs `event` on the machine under the lock, then carries out its action.
+    package final func update(_ event: (inout Machine) -> Action) {
+        lock.lock()
+        let action = event(&machine)
+        let target = takeTarget(for: action.signal)
+        lock.unlock()
+        carryOut(action, target: target)
+    }
+
+    /// Runs `event` on the machine under the lock, carries out its action, and returns its result.
+    package final func update<Result>(_ event: (inout Machine) -> (Result, Action)) -> Result {
+        lock.lock()
+        let (result, action) = event(&machine)
+        let target = takeTarget(for: action.signal)
+        lock.unlock()
+        carryOut(action, target: target)
+        return result
+    }
+
+    package final func request(_ demand: Subscribers.Demand) {
+        guard demand > 0 else { return }
+        update { $0.request(demand) }
+    }
+
+    package final func cancel() {
+        lock.lock()
+        let action = machine.cancel()
+        let released = downstream
+        downstream = nil
+        lock.unlock()
+        withExtendedLifetime(released) {}
+        carryOut(action, target: nil)
+    }
+
+    // Called with the lock held: the subscriber that receives `signal`. A completion takes the
+    // subscriber out, so that it is released once it has been told (rule 8).
+    private func takeTarget(for signal: DownstreamSignal<Machine.Value, Machine.Failure>?) -> Downstream? {
+        switch signal {
+        case nil:
+            return nil
+        case .value:
+            return downstream
+        case .completion:
+            let target = downstream
+            downstream = nil
+            return target
+        }
+    }
+
+    private func carryOut(_ firstAction: Action, target firstTarget: Downstream?) {
+        var action = firstAction
+        var target = firstTarget
+        while true {
+            for link in action.cancellations { link.cancel() }
+            for request in action.requests { request.link.request(request.demand) }
+            switch action.signal {
+            case nil:
+                return
+            case .completion(let completion):
+                target?.receive(completion: completion)
+                return
+            case .value(let value):
+                let more = target?.receive(makeOutput(value)) ?? .none
+                lock.lock()
+                action = machine.didDeliver(requesting: more)
+                target = takeTarget(for: action.signal)
+                lock.unlock()
+            }
+        }
+    }
+}

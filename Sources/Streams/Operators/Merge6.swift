@@ -1,0 +1,96 @@
+extension Publisher {
+    /// Interleaves this publisher's values with those of 5 others, in the order they arrive.
+    ///
+    /// Finishes when all have finished; fails as soon as one fails. Demand is shared as in
+    /// ``merge(with:)-(P)``.
+    ///
+    /// ```swift
+    /// let cancellable = [1].publisher
+    ///     .merge(with: [2].publisher, [3].publisher, [4].publisher, [5].publisher, [6].publisher)
+    ///     .sink { print($0) }   // 1, 2, 3, 4, 5, 6
+    /// ```
+    public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
+    where B: Publisher,
+          C: Publisher,
+          D: Publisher,
+          E: Publisher,
+          F: Publisher,
+          Failure == B.Failure, Output == B.Output,
+          B.Failure == C.Failure, B.Output == C.Output,
+          C.Failure == D.Failure, C.Output == D.Output,
+          D.Failure == E.Failure, D.Output == E.Output,
+          E.Failure == F.Failure, E.Output == F.Output {
+        Publishers.Merge6(self, b, c, d, e, f)
+    }
+}
+
+extension Publishers {
+    /// A publisher that interleaves the values of six publishers of the same types.
+    ///
+    /// It finishes when all of them have finished and fails as soon as one of them fails,
+    /// cancelling the others. Downstream demand is shared among the upstreams; see
+    /// ``Publisher/merge(with:)-(P)`` for the details.
+    public struct Merge6<A, B, C, D, E, F>: Publisher
+    where A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
+          A.Failure == B.Failure, A.Output == B.Output,
+          B.Failure == C.Failure, B.Output == C.Output,
+          C.Failure == D.Failure, C.Output == D.Output,
+          D.Failure == E.Failure, D.Output == E.Output,
+          E.Failure == F.Failure, E.Output == F.Output {
+        /// The upstreams' output type.
+        public typealias Output = A.Output
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+        /// The third publisher to merge.
+        public let c: C
+        /// The fourth publisher to merge.
+        public let d: D
+        /// The fifth publisher to merge.
+        public let e: E
+        /// The sixth publisher to merge.
+        public let f: F
+
+        /// Creates a merge of six publishers.
+        public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.e = e
+            self.f = f
+        }
+
+        /// Attaches `subscriber` to every upstream.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let links = startMerge(subscriber, sourceCount: 6)
+            a.subscribe(links[0])
+            b.subscribe(links[1])
+            c.subscribe(links[2])
+            d.subscribe(links[3])
+            e.subscribe(links[4])
+            f.subscribe(links[5])
+        }
+
+        /// Adds another publisher to this merge, returning a merge of 7.
+        public func merge<P>(with other: P) -> Publishers.Merge7<A, B, C, D, E, F, P>
+        where P: Publisher, F.Failure == P.Failure, F.Output == P.Output {
+            Publishers.Merge7(a, b, c, d, e, f, other)
+        }
+
+        /// Adds 2 more publishers to this merge, returning a merge of 8.
+        public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge8<A, B, C, D, E, F, Z, Y>
+        where Z: Publisher,
+              Y: Publisher,
+              F.Failure == Z.Failure, F.Output == Z.Output,
+              Z.Failure == Y.Failure, Z.Output == Y.Output {
+            Publishers.Merge8(a, b, c, d, e, f, z, y)
+        }
+    }
+}
+
+extension Publishers.Merge6: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {}

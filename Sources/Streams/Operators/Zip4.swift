@@ -1,0 +1,98 @@
+extension Publisher {
+    /// Zips this publisher with 3 others: publishes a tuple of the values at the same
+    /// position in each.
+    ///
+    /// Demand and completion work as in ``zip(_:)``.
+    ///
+    /// ```swift
+    /// let cancellable = [1].publisher
+    ///     .zip([2].publisher, [3].publisher, [4].publisher)
+    ///     .sink { print($0) }   // (1, 2, 3, 4)
+    /// ```
+    public func zip<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.Zip4<Self, P, Q, R>
+    where P: Publisher,
+          Q: Publisher,
+          R: Publisher,
+          Failure == P.Failure,
+          P.Failure == Q.Failure,
+          Q.Failure == R.Failure {
+        Publishers.Zip4(self, publisher1, publisher2, publisher3)
+    }
+
+    /// Like ``zip(_:_:_:)``, but hands each tuple to `transform` and publishes its result.
+    ///
+    /// ```swift
+    /// let cancellable = [1].publisher
+    ///     .zip([2].publisher, [3].publisher, [4].publisher) { $0 + $1 + $2 + $3 }
+    ///     .sink { print($0) }   // 10
+    /// ```
+    public func zip<P, Q, R, T>(
+        _ publisher1: P,
+        _ publisher2: Q,
+        _ publisher3: R,
+        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
+    where P: Publisher,
+          Q: Publisher,
+          R: Publisher,
+          Failure == P.Failure,
+          P.Failure == Q.Failure,
+          Q.Failure == R.Failure {
+        Publishers.Map(upstream: zip(publisher1, publisher2, publisher3)) { transform($0.0, $0.1, $0.2, $0.3) }
+    }
+}
+
+extension Publishers {
+    /// A publisher that pairs the values of four upstreams by position, publishing a tuple
+    /// once each upstream has sent the value at that position.
+    ///
+    /// Whatever downstream requests is requested from every upstream. It finishes as soon as one
+    /// upstream has finished and none of its values is left waiting, and fails as soon as any
+    /// upstream fails.
+    public struct Zip4<A, B, C, D>: Publisher
+    where A: Publisher,
+          B: Publisher,
+          C: Publisher,
+          D: Publisher,
+          A.Failure == B.Failure,
+          B.Failure == C.Failure,
+          C.Failure == D.Failure {
+        /// A tuple of one value from each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher.
+        public let a: A
+        /// The second publisher.
+        public let b: B
+        /// The third publisher.
+        public let c: C
+        /// The fourth publisher.
+        public let d: D
+
+        /// Creates a publisher of four upstreams.
+        public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+        }
+
+        /// Attaches `subscriber`, then subscribes to each upstream in order.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Element = CombiningElement<A.Output, B.Output, C.Output, D.Output>
+            let shell = StateMachineShell(
+                machine: ZipStateMachine<Element, Failure, any Subscription>(upstreamCount: 4),
+                downstream: subscriber,
+                makeOutput: { ($0[0].a, $0[1].b, $0[2].c, $0[3].d) })
+            shell.start()
+            a.subscribe(shell.link(0, Element.first))
+            b.subscribe(shell.link(1, Element.second))
+            c.subscribe(shell.link(2, Element.third))
+            d.subscribe(shell.link(3, Element.fourth))
+        }
+    }
+}
+
+extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
