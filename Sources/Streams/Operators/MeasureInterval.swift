@@ -44,13 +44,14 @@ extension Publishers {
 }
 
 extension Publishers.MeasureInterval {
-    // Forwards the upstream subscription itself. `previous` is touched only by upstream's
-    // signals, which never overlap (rule 3), so it needs no lock.
+    // Forwards the upstream subscription itself. `previous` and `isFinished` are touched only by
+    // upstream's signals, which never overlap (rule 3), so they need no lock.
     private final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let downstream: Downstream
         private let scheduler: Context
         private var previous: Context.SchedulerTimeType?
+        private var isFinished = false
         let combineIdentifier = CombineIdentifier()
 
         init(downstream: Downstream, scheduler: Context) {
@@ -66,6 +67,7 @@ extension Publishers.MeasureInterval {
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if isFinished { return .none }
             let now = scheduler.now
             let interval = (previous ?? now).distance(to: now)
             previous = now
@@ -73,6 +75,8 @@ extension Publishers.MeasureInterval {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
+            if isFinished { return }
+            isFinished = true
             downstream.receive(completion: completion)
         }
     }

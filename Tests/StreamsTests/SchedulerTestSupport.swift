@@ -1,0 +1,46 @@
+import Streams
+import StreamsTesting
+
+// Scenarios shared by the tests of time and thread operators: the operator sits between a
+// hand-driven upstream and a hand-driven subscriber, and a TestScheduler keeps its time.
+
+/// An operator on a ``TestScheduler`` between a ``TestPublisher`` and a ``TestSubscriber``.
+struct TimedChain<Operator: Publisher> {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, TestError>()
+    let subscriber: TestSubscriber<Operator.Output, Operator.Failure>
+
+    init(
+        subscriber: TestSubscriber<Operator.Output, Operator.Failure> = TestSubscriber(),
+        _ apply: (TestPublisher<Int, TestError>, TestScheduler) -> Operator
+    ) {
+        self.subscriber = subscriber
+        apply(upstream, scheduler).subscribe(subscriber)
+    }
+}
+
+/// The time `milliseconds` after a test scheduler's start.
+func instant(_ milliseconds: Int) -> TestScheduler.SchedulerTimeType {
+    TestScheduler.SchedulerTimeType(nanoseconds: milliseconds * 1_000_000)
+}
+
+/// Runs ``RuleCheck`` on an operator over a fresh subject and scheduler per scenario: each drive
+/// sends `values`, then advances the scheduler by `advance`.
+func timedRuleFindings<Operator: Publisher>(
+    sending values: [Int] = [1, 2, 3, 4],
+    advance: TestScheduler.SchedulerTimeType.Stride = .seconds(1),
+    _ apply: (PassthroughSubject<Int, TestError>, TestScheduler) -> Operator
+) -> [RuleCheck.Finding] {
+    var subject = PassthroughSubject<Int, TestError>()
+    var scheduler = TestScheduler()
+    return RuleCheck.run(
+        make: {
+            subject = PassthroughSubject()
+            scheduler = TestScheduler()
+            return apply(subject, scheduler)
+        },
+        drive: { _ in
+            values.forEach(subject.send)
+            scheduler.advance(by: advance)
+        })
+}
