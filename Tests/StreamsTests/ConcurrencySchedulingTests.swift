@@ -107,7 +107,7 @@ struct ConcurrencySchedulingTests {
         #expect(subscriber.violations.isEmpty, "\(subscriber.violations)")
     }
 
-    @Test("cancelling from another thread while values flow: nothing arrives after cancel returns")
+    @Test("cancelling from another thread while values flow: at most the value already in flight arrives after cancel returns")
     func cancelWhileDelivering() {
         for _ in 0..<20 {
             let firstValue = DispatchSemaphore(value: 0)
@@ -116,7 +116,8 @@ struct ConcurrencySchedulingTests {
                 return .none
             })
             let subject = PassthroughSubject<Int, Never>()
-            subject.receive(on: concurrentQueue("cancel")).subscribe(subscriber)
+            let queue = concurrentQueue("cancel")
+            subject.receive(on: queue).subscribe(subscriber)
             subscriber.request(.unlimited)
             let sending = DispatchGroup()
             DispatchQueue.global().async(group: sending) {
@@ -124,8 +125,14 @@ struct ConcurrencySchedulingTests {
             }
             #expect(firstValue.wait(timeout: .now() + 60) == .success)
             subscriber.cancel()
+            let receivedWhenCancelReturned = subscriber.values.count
             #expect(sending.wait(timeout: .now() + 60) == .success)
-            #expect(subscriber.violations.isEmpty, "\(subscriber.violations)")
+            queue.sync(flags: .barrier) {}  // every scheduled delivery has run
+            // As for subjects (ConcurrencySubjectsTests): a delivery already under way on the
+            // queue may land after cancel() returns; nothing else may.
+            #expect(subscriber.values.count - receivedWhenCancelReturned <= 1)
+            #expect(subscriber.violations.filter { $0 != .signalAfterCancel }.isEmpty, "\(subscriber.violations)")
+            #expect(subscriber.violations.count <= 1)
         }
     }
 
@@ -140,7 +147,8 @@ struct ConcurrencySchedulingTests {
         subscriber.request(.unlimited)
         #expect(tenTicks.wait(timeout: .now() + 60) == .success)
         subscriber.cancel()
-        #expect(subscriber.violations.isEmpty, "\(subscriber.violations)")
+        // A tick already under way may land after cancel() returns (see cancelWhileDelivering).
+        #expect(subscriber.violations.filter { $0 != .signalAfterCancel }.isEmpty, "\(subscriber.violations)")
     }
 
     @Test("TestScheduler: work scheduled from many threads at once all runs, in time order")

@@ -88,6 +88,11 @@ struct DebounceTests {
         #expect(chain.upstream.cancelCount == 1)
     }
 
+    @Test("a cancelled subscriber is released while scheduled work still waits")
+    func releasesSubscriber() {
+        #expect(releasesCancelledSubscriber { $0.debounce(for: .seconds(1), scheduler: $1) })
+    }
+
     @Test("keeps the stream rules")
     func rules() {
         let findings = timedRuleFindings { $0.debounce(for: .milliseconds(300), scheduler: $1) }
@@ -198,6 +203,11 @@ struct ThrottleTests {
         chain.scheduler.advance(by: .seconds(5))
         #expect(chain.subscriber.values == [])
         #expect(chain.upstream.cancelCount == 1)
+    }
+
+    @Test("a cancelled subscriber is released while scheduled work still waits")
+    func releasesSubscriber() {
+        #expect(releasesCancelledSubscriber { $0.throttle(for: .seconds(1), scheduler: $1, latest: true) })
     }
 
     @Test("keeps the stream rules")

@@ -44,3 +44,24 @@ func timedRuleFindings<Operator: Publisher>(
             scheduler.advance(by: advance)
         })
 }
+
+/// Whether a subscriber that cancels is released while work the operator scheduled still waits
+/// on the scheduler (rule 8).
+func releasesCancelledSubscriber<Operator: Publisher>(
+    _ apply: (PassthroughSubject<Int, TestError>, TestScheduler) -> Operator
+) -> Bool where Operator.Output == Int, Operator.Failure == TestError {
+    let scheduler = TestScheduler()
+    let subject = PassthroughSubject<Int, TestError>()
+    weak var released: TestSubscriber<Int, TestError>?
+    do {
+        let subscriber = TestSubscriber<Int, TestError>()
+        released = subscriber
+        apply(subject, scheduler).subscribe(subscriber)
+        subscriber.request(.unlimited)
+        subject.send(1)
+        subscriber.cancel()
+    }
+    let isReleased = released == nil
+    scheduler.advance(by: .seconds(10))
+    return isReleased && scheduler.pendingActionCount == 0
+}

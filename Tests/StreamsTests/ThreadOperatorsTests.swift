@@ -85,6 +85,11 @@ struct ReceiveOnTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    @Test("a cancelled subscriber is released while scheduled work still waits")
+    func releasesSubscriber() {
+        #expect(releasesCancelledSubscriber { $0.receive(on: $1) })
+    }
+
     @Test("keeps the stream rules")
     func rules() {
         let findings = timedRuleFindings { $0.receive(on: $1) }

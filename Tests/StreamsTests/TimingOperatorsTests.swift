@@ -78,6 +78,11 @@ struct DelayTests {
         #expect(chain.subscriber.violations.isEmpty)
     }
 
+    @Test("a cancelled subscriber is released while scheduled work still waits")
+    func releasesSubscriber() {
+        #expect(releasesCancelledSubscriber { $0.delay(for: .seconds(1), scheduler: $1) })
+    }
+
     @Test("keeps the stream rules")
     func rules() {
         let findings = timedRuleFindings { $0.delay(for: .milliseconds(10), scheduler: $1) }
@@ -165,6 +170,11 @@ struct TimeoutTests {
         chain.scheduler.advance(by: .seconds(10))
         #expect(chain.upstream.cancelCount == 1)
         #expect(chain.subscriber.completion == nil)
+    }
+
+    @Test("a cancelled subscriber is released while scheduled work still waits")
+    func releasesSubscriber() {
+        #expect(releasesCancelledSubscriber { $0.timeout(.seconds(1), scheduler: $1) })
     }
 
     @Test("keeps the stream rules")

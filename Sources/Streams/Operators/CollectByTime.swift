@@ -104,6 +104,7 @@ extension Publishers.CollectByTime {
         }
 
         override func releaseLocked() -> [any Cancellable] {
+            state.removeAll()
             defer { ticker = nil }
             return ticker.map { [$0] } ?? []
         }

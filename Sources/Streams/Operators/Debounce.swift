@@ -80,6 +80,11 @@ extension Publishers.Debounce {
             upstream.request(.unlimited)
         }
 
+        override func releaseLocked() -> [any Cancellable] {
+            state.finish()  // let go of the waiting value now, not when its timer fires
+            return []
+        }
+
         override func demandLocked(_ demand: Subscribers.Demand) -> DemandOutcome {
             state.addDemand(demand)
             return DemandOutcome()

@@ -78,6 +78,11 @@ extension Publishers.Throttle {
             upstream.request(.unlimited)
         }
 
+        override func releaseLocked() -> [any Cancellable] {
+            _ = state.finish()  // let go of the waiting value now, not when its emission comes
+            return []
+        }
+
         override func demandLocked(_ demand: Subscribers.Demand) -> DemandOutcome {
             state.addDemand(demand)
             return DemandOutcome()
