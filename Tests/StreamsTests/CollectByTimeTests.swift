@@ -45,16 +45,10 @@ struct CollectByTimeTests {
         #expect(finished.subscriber.events == [.subscription, .value([1]), .completion(.finished)])
         #expect(finished.scheduler.pendingActionCount == 0)
 
-        let failed = TimedChain { $0.collect(.byTimeOrCount($1, .seconds(1), 5)) }
-        failed.subscriber.request(.unlimited)
-        failed.upstream.send(1)
-        failed.upstream.send(completion: .failure(.boom))
-        failed.upstream.send(2)
-        failed.upstream.send(completion: .finished)
-        failed.scheduler.advance(by: .seconds(2))
-        #expect(failed.subscriber.events.count == 2)
-        #expect(failed.subscriber.completion?.testError == .boom)
-        #expect(failed.subscriber.violations.isEmpty)
+        let failed = failingTimed(after: [1]) { $0.collect(.byTimeOrCount($1, .seconds(1), 5)) }
+        #expect(failed.events.count == 2)
+        #expect(failed.completion?.testError == .boom)
+        #expect(failed.violations.isEmpty)
     }
 
     @Test("by count, upstream is asked only for what the current array still needs, while the subscriber wants one")

@@ -23,17 +23,7 @@ struct DebounceTests {
 
     @Test("upstream is asked for everything; a value due while the subscriber has no demand is dropped")
     func demand() {
-        let chain = TimedChain { $0.debounce(for: .milliseconds(300), scheduler: $1) }
-        #expect(chain.upstream.requests == [.unlimited])
-        chain.upstream.send(1)
-        chain.scheduler.advance(by: .seconds(1))
-        chain.subscriber.request(.max(1))
-        chain.scheduler.advance(by: .seconds(1))
-        #expect(chain.subscriber.values == [])
-        chain.upstream.send(2)
-        chain.scheduler.advance(by: .seconds(1))
-        chain.upstream.send(3)
-        chain.scheduler.advance(by: .seconds(1))
+        let chain = droppingWithoutDemand { $0.debounce(for: .milliseconds(300), scheduler: $1) }
         #expect(chain.subscriber.values == [2])
         #expect(chain.upstream.requests == [.unlimited])
         #expect(chain.subscriber.violations.isEmpty)
@@ -66,15 +56,10 @@ struct DebounceTests {
 
     @Test("a failure is passed on, and nothing follows it")
     func failure() {
-        let chain = TimedChain { $0.debounce(for: .milliseconds(300), scheduler: $1) }
-        chain.subscriber.request(.unlimited)
-        chain.upstream.send(completion: .failure(.boom))
-        chain.upstream.send(1)
-        chain.upstream.send(completion: .finished)
-        chain.scheduler.advance(by: .seconds(1))
-        #expect(chain.subscriber.events.count == 2)
-        #expect(chain.subscriber.completion?.testError == .boom)
-        #expect(chain.subscriber.violations.isEmpty)
+        let subscriber = failingTimed(after: []) { $0.debounce(for: .milliseconds(300), scheduler: $1) }
+        #expect(subscriber.events.count == 2)
+        #expect(subscriber.completion?.testError == .boom)
+        #expect(subscriber.violations.isEmpty)
     }
 
     @Test("cancel reaches upstream, and the pending timer delivers nothing")
@@ -156,17 +141,7 @@ struct ThrottleTests {
 
     @Test("upstream is asked for everything; a value due while the subscriber has no demand is dropped")
     func demand() {
-        let chain = TimedChain { $0.throttle(for: .seconds(1), scheduler: $1, latest: true) }
-        #expect(chain.upstream.requests == [.unlimited])
-        chain.upstream.send(1)
-        chain.scheduler.advance(by: .seconds(1))
-        chain.subscriber.request(.max(1))
-        chain.scheduler.advance(by: .seconds(1))
-        #expect(chain.subscriber.values == [])
-        chain.upstream.send(2)
-        chain.scheduler.advance(by: .seconds(1))
-        chain.upstream.send(3)
-        chain.scheduler.advance(by: .seconds(1))
+        let chain = droppingWithoutDemand { $0.throttle(for: .seconds(1), scheduler: $1, latest: true) }
         #expect(chain.subscriber.values == [2])
         #expect(chain.upstream.requests == [.unlimited])
         #expect(chain.subscriber.violations.isEmpty)
@@ -183,15 +158,10 @@ struct ThrottleTests {
         finished.scheduler.advance()
         #expect(finished.subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
 
-        let failed = TimedChain { $0.throttle(for: .seconds(1), scheduler: $1, latest: true) }
-        failed.subscriber.request(.unlimited)
-        failed.upstream.send(1)
-        failed.upstream.send(completion: .failure(.boom))
-        failed.upstream.send(3)
-        failed.scheduler.advance(by: .seconds(5))
-        #expect(failed.subscriber.values == [])
-        #expect(failed.subscriber.completion?.testError == .boom)
-        #expect(failed.subscriber.violations.isEmpty)
+        let failed = failingTimed(after: [1]) { $0.throttle(for: .seconds(1), scheduler: $1, latest: true) }
+        #expect(failed.values == [])
+        #expect(failed.completion?.testError == .boom)
+        #expect(failed.violations.isEmpty)
     }
 
     @Test("cancel reaches upstream, and the pending emission delivers nothing")

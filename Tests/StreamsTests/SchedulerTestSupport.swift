@@ -65,3 +65,38 @@ func releasesCancelledSubscriber<Operator: Publisher>(
     scheduler.advance(by: .seconds(10))
     return isReleased && scheduler.pendingActionCount == 0
 }
+
+/// Drives an operator that drops what comes due without demand (debounce, throttle; due time
+/// up to a second): a value comes due before any demand, then `.max(1)` is requested and two
+/// values are sent a second apart. Returns the chain; its subscriber should hold only the
+/// first of those two.
+func droppingWithoutDemand<Operator: Publisher>(
+    _ apply: (TestPublisher<Int, TestError>, TestScheduler) -> Operator
+) -> TimedChain<Operator> {
+    let chain = TimedChain(apply)
+    chain.upstream.send(1)
+    chain.scheduler.advance(by: .seconds(1))
+    chain.subscriber.request(.max(1))
+    chain.scheduler.advance(by: .seconds(1))
+    chain.upstream.send(2)
+    chain.scheduler.advance(by: .seconds(1))
+    chain.upstream.send(3)
+    chain.scheduler.advance(by: .seconds(1))
+    return chain
+}
+
+/// Fails upstream after `values` with unlimited demand, then misbehaves (sends a value and
+/// `.finished`) and runs the scheduler. Returns the subscriber.
+func failingTimed<Operator: Publisher>(
+    after values: [Int],
+    _ apply: (TestPublisher<Int, TestError>, TestScheduler) -> Operator
+) -> TestSubscriber<Operator.Output, Operator.Failure> {
+    let chain = TimedChain(apply)
+    chain.subscriber.request(.unlimited)
+    values.forEach { chain.upstream.send($0) }
+    chain.upstream.send(completion: .failure(.boom))
+    chain.upstream.send(99)
+    chain.upstream.send(completion: .finished)
+    chain.scheduler.advance(by: .seconds(5))
+    return chain.subscriber
+}
