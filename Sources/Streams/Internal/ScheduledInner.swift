@@ -38,10 +38,10 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
     // `upstream` is nil before the subscription and once upstream completed or was cancelled.
     let lock = Lock()
     private var downstream: Downstream?
-    private(set) var upstream: (any Subscription)?
+    private var upstream: (any Subscription)?
     private var hasSubscription = false
-    /// Whether upstream has completed or been cancelled: its later signals are ignored.
-    private(set) var isUpstreamFinished = false
+    // Whether upstream has completed or been cancelled: its later signals are ignored.
+    private var isUpstreamFinished = false
     private var delivery = SerialDelivery<Signal>()
 
     init(downstream: Downstream) {
