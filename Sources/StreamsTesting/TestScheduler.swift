@@ -28,7 +28,7 @@ import Streams
 ///
 /// All members are safe to call from any thread. Actions never run while the scheduler's lock
 /// is held, so an action may schedule, cancel or read ``now``.
-public final class TestScheduler: Scheduler, @unchecked Sendable {
+public final class TestScheduler: Scheduler, @unchecked Sendable {  // `lock` protects every var
     /// Nanoseconds of virtual time since the scheduler's start.
     public typealias SchedulerTimeType = AnyScheduler.SchedulerTimeType
     /// A test scheduler takes no options.

@@ -63,7 +63,7 @@ extension Publishers {
 extension Publishers.CollectByTime {
     // The group, the subscriber's demand and what upstream owes live in a TimeGroupingState
     // behind ScheduledInner's lock; a repeating action on the scheduler ticks the intervals.
-    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let scheduler: Context
         private let interval: Context.SchedulerTimeType.Stride

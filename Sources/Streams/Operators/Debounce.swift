@@ -56,7 +56,7 @@ extension Publishers {
 extension Publishers.Debounce {
     // The pending value, its timer generation and the subscriber's demand live in a
     // DebounceState behind ScheduledInner's lock.
-    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let dueTime: Context.SchedulerTimeType.Stride
         private let scheduler: Context

@@ -72,7 +72,7 @@ extension Publishers {
 
 extension Publishers.Delay {
     // Each upstream signal is queued and paid for by one action scheduled `interval` later.
-    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         // Immutable; the state lives in ScheduledInner behind its lock.
         private let interval: Context.SchedulerTimeType.Stride

@@ -47,7 +47,7 @@ extension Publishers {
 
 extension Publishers.ReceiveOn {
     // Each upstream signal is queued and paid for by one action on the scheduler.
-    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         // Immutable; the state lives in ScheduledInner behind its lock.
         private let scheduler: Context

@@ -52,7 +52,7 @@ extension Publishers {
 extension Publishers.SubscribeOn {
     // Requests made while the subscriber is still receiving its subscription are held back until
     // it returns, so that values cannot reach it during `receive(subscription:)` (rule 3).
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable  // `lock` protects every var
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private enum Status {
             case awaitingSubscription

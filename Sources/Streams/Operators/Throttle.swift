@@ -57,7 +57,7 @@ extension Publishers {
 extension Publishers.Throttle {
     // The chosen value, the emission times and the subscriber's demand live in a ThrottleState
     // behind ScheduledInner's lock.
-    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let scheduler: Context
         private var state: ThrottleState<Output, Context.SchedulerTimeType>  // protected by `lock`

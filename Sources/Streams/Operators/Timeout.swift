@@ -72,7 +72,7 @@ extension Publishers {
 extension Publishers.Timeout {
     // Signals travel as in ReceiveOn. Each value restarts the clock by scheduling a new timer
     // with the next generation number; a timer whose generation is out of date does nothing.
-    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let interval: Context.SchedulerTimeType.Stride
         private let scheduler: Context
