@@ -1,6 +1,8 @@
 extension ManagedObjectContext {
     /// The objects that match `request`, sorted and windowed as it says.
     ///
+    /// Objects that sort equally are ordered by object ID, so the order is total.
+    ///
     /// Objects the context already holds are returned as they are here, unsaved changes
     /// included; with ``FetchRequest/includesPendingChanges`` (the default) unsaved inserts
     /// count and unsaved deletes do not.
@@ -14,9 +16,7 @@ extension ManagedObjectContext {
         for object in candidates where try request.matches(object) {
             matches.append(object)
         }
-        if !request.sortDescriptors.isEmpty {
-            matches.sort(by: request.areInIncreasingOrder)
-        }
+        matches = SortKeys(request.sortDescriptors).sorted(matches)
         let start = min(request.fetchOffset, matches.count)
         let end = request.fetchLimit.map { min(start + $0, matches.count) } ?? matches.count
         return Array(matches[start..<end])

@@ -33,6 +33,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
     var sectionTable = SectionTable()
     let refreshPaths: RefreshPaths
     let entityNames: Set<String>
+    let sortKeys: SortKeys<Object>
     private var observation: AnyCancellable?
     /// Called after each batch with its flat difference; used by publishers built on the
     /// controller, separately from the delegate.
@@ -51,6 +52,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
         let entity = try context.model.requireEntity(for: Object.self)
         refreshPaths = try RefreshPaths(fetchRequest.relationshipKeyPathsForRefreshing, root: entity, model: context.model)
         entityNames = fetchRequest.includesSubentities ? entity.selfAndSubentityNames : [entity.name]
+        sortKeys = SortKeys(fetchRequest.sortDescriptors)
     }
 
     /// Fetches the results and starts following the context.
@@ -64,8 +66,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
         var unwindowed = fetchRequest
         unwindowed.fetchLimit = nil
         unwindowed.fetchOffset = 0
-        var objects = try managedObjectContext.fetch(unwindowed)
-        objects.sort(by: isOrderedBefore)
+        let objects = try managedObjectContext.fetch(unwindowed)  // already in the total order
         fetchedObjects = objects
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))
         sectionTable = sectionNameKeyPath.map { keyPath in SectionTable(sortedNames: objects.lazy.map { $0[keyPath: keyPath] }) } ?? SectionTable()
@@ -121,15 +122,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
 
     /// The request's order, made total by the object ID so that binary search finds one place.
     func isOrderedBefore(_ lhs: Object, _ rhs: Object) -> Bool {
-        for descriptor in fetchRequest.sortDescriptors {
-            switch descriptor.compare(lhs, rhs) {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: continue
-            }
-        }
-        guard let left = lhs.objectID, let right = rhs.objectID else { return ObjectIdentifier(lhs) < ObjectIdentifier(rhs) }
-        return left < right
+        sortKeys.areInIncreasingOrder(lhs, rhs)
     }
 
     /// The first index whose object does not sort before `object`.

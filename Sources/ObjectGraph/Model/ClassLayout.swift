@@ -1,3 +1,4 @@
+@_spi(Reflection) import Swift
 import Streams
 
 /// What reflection tells about one model class: its persistent properties in slot order
@@ -14,6 +15,15 @@ final class ClassLayout: @unchecked Sendable {
     let objectClass: ManagedObject.Type
     let properties: [ReflectedProperty]
     let slotByName: [String: Int]
+    /// Where each property's wrapper lives inside an instance, in slot order, when the runtime
+    /// can tell (it can for classes on the platforms we build for); `nil` means "use `Mirror`".
+    /// Reading wrappers at known offsets makes inserting an object cost no reflection.
+    let storedWrappers: [StoredWrapper]?
+
+    struct StoredWrapper: @unchecked Sendable {  // immutable; a metatype and an offset
+        let offset: Int
+        let type: any ReflectedWrapper.Type
+    }
 
     private static let registryLock = Lock()
     nonisolated(unsafe) private static var registry: [ObjectIdentifier: ClassLayout] = [:]  // guarded by registryLock
@@ -24,6 +34,33 @@ final class ClassLayout: @unchecked Sendable {
         var byName: [String: Int] = [:]
         for (index, property) in properties.enumerated() { byName[property.name] = index }
         slotByName = byName
+        storedWrappers = Self.findStoredWrappers(of: objectClass, expected: properties)
+    }
+
+    /// The offsets of the wrappers, from the runtime's field list (superclass fields first, as
+    /// slots are); `nil` if the runtime cannot list them or the list disagrees with `Mirror`.
+    private static func findStoredWrappers(of objectClass: ManagedObject.Type, expected: [ReflectedProperty]) -> [StoredWrapper]? {
+        var found: [(name: String, wrapper: StoredWrapper)] = []
+        let listed = _forEachField(of: objectClass, options: _EachFieldOptions(rawValue: 1)) { name, offset, type, _ in
+            if let wrapperType = type as? any ReflectedWrapper.Type {
+                var label = String(cString: name)
+                if label.hasPrefix("_") { label.removeFirst() }
+                found.append((label, StoredWrapper(offset: offset, type: wrapperType)))
+            }
+            return true
+        }
+        guard listed, found.map(\.name) == expected.map(\.name) else { return nil }
+        return found.map(\.wrapper)
+    }
+
+    /// Calls `body` with a pointer to the wrapper of each property of `object`, in slot order.
+    private func withWrapperPointers(of object: ManagedObject, _ body: (Int, UnsafeRawPointer, any ReflectedWrapper.Type) -> Void) -> Bool {
+        guard let storedWrappers else { return false }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        for (slot, wrapper) in storedWrappers.enumerated() {
+            body(slot, base + wrapper.offset, wrapper.type)
+        }
+        return true
     }
 
     /// The layout of `object`'s class, reflected from `object` the first time.
@@ -80,12 +117,24 @@ final class ClassLayout: @unchecked Sendable {
     /// The stored form of every property's current wrapper value in `object` (used when an
     /// object that was made with its initialiser enters a context).
     func initialSlots(of object: ManagedObject) -> [PropertyValue] {
-        ClassLayout.reflect(object).map { $0.wrapper.initialPropertyValue }
+        var slots: [PropertyValue] = []
+        slots.reserveCapacity(properties.count)
+        let direct = withExtendedLifetime(object) {
+            withWrapperPointers(of: object) { _, pointer, type in slots.append(type.initialPropertyValue(at: pointer)) }
+        }
+        return direct ? slots : ClassLayout.reflect(object).map { $0.wrapper.initialPropertyValue }
     }
 
     /// Pending relationship targets set on `object` before it entered a context.
     func pendingRelationships(of object: ManagedObject) -> [(slot: Int, targets: [ManagedObject])] {
-        ClassLayout.reflect(object).enumerated().compactMap { index, entry in
+        var pending: [(slot: Int, targets: [ManagedObject])] = []
+        let direct = withExtendedLifetime(object) {
+            withWrapperPointers(of: object) { slot, pointer, type in
+                if let targets = type.pendingTargets(at: pointer) { pending.append((slot, targets)) }
+            }
+        }
+        guard !direct else { return pending }
+        return ClassLayout.reflect(object).enumerated().compactMap { index, entry in
             entry.wrapper.pendingTargets.map { (index, $0) }
         }
     }
@@ -110,4 +159,16 @@ protocol ReflectedWrapper {
     var initialPropertyValue: PropertyValue { get }
     /// For a relationship set before the object entered a context, the targets.
     var pendingTargets: [ManagedObject]? { get }
+}
+
+extension ReflectedWrapper {
+    /// The stored form of the wrapper's value at `pointer` (a wrapper's storage in an object).
+    static func initialPropertyValue(at pointer: UnsafeRawPointer) -> PropertyValue {
+        pointer.assumingMemoryBound(to: Self.self).pointee.initialPropertyValue
+    }
+
+    /// The pending targets of the wrapper at `pointer`.
+    static func pendingTargets(at pointer: UnsafeRawPointer) -> [ManagedObject]? {
+        pointer.assumingMemoryBound(to: Self.self).pointee.pendingTargets
+    }
 }

@@ -1,0 +1,200 @@
+import Foundation
+
+/// Sorts objects by a request's sort descriptors, reading each object's key once instead of
+/// calling `SortDescriptor.compare` — which reads key paths dynamically on every comparison —
+/// n log n times.
+///
+/// The order is exactly the descriptors' own: numbers, dates and UUIDs compare as `Comparable`
+/// does, `nil` before any value, and strings with the descriptor's own string comparator. A
+/// descriptor whose values are of another type is compared by the descriptor itself. Ties are
+/// broken by object ID, so the order is total and stable across fetches.
+struct SortKeys<Object: ManagedObject> {
+    private enum Column {
+        case extracted(SortDescriptor<Object>, keyPath: PartialKeyPath<Object>, strings: String.StandardComparator?)
+        case descriptor(SortDescriptor<Object>)
+
+        var info: KeyTable.ColumnInfo {
+            switch self {
+            case let .extracted(descriptor, _, strings): KeyTable.ColumnInfo(reverse: descriptor.order == .reverse, strings: strings, byDescriptor: false)
+            case .descriptor: KeyTable.ColumnInfo(reverse: false, strings: nil, byDescriptor: true)
+            }
+        }
+    }
+
+
+    private let columns: [Column]
+
+    init(_ descriptors: [SortDescriptor<Object>]) {
+        columns = descriptors.map { descriptor in
+            guard let keyPath = descriptor.keyPath else { return .descriptor(descriptor) }
+            var strings = descriptor.stringComparator
+            strings?.order = .forward
+            return .extracted(descriptor, keyPath: keyPath, strings: strings)
+        }
+    }
+
+    /// `objects` in the descriptors' order, ties broken by object ID.
+    func sorted(_ objects: [Object]) -> [Object] {
+        guard !objects.isEmpty, !columns.isEmpty else { return objects.sorted(by: Self.tieBreak) }
+        // The comparisons run on a non-generic table of keys: no generic code, no key-path
+        // reads and no dynamic casts inside the n log n part.
+        var table = KeyTable(columns: columns.map(\.info))
+        table.keys.reserveCapacity(objects.count * columns.count)
+        for object in objects {
+            for column in columns {
+                if case let .extracted(_, keyPath, _) = column {
+                    table.keys.append(Self.value(object[keyPath: keyPath]))
+                } else {
+                    table.keys.append(.unknown)
+                }
+            }
+        }
+        let ids = objects.map(\.objectID)
+        let order = objects.indices.sorted { left, right in
+            if let result = table.compare(left, right), result != .orderedSame { return result == .orderedAscending }
+            if table.needsDescriptors(left, right) {
+                for column in columns {
+                    let result = compare(column, .unknown, .unknown, objects[left], objects[right])
+                    if result != .orderedSame { return result == .orderedAscending }
+                }
+            }
+            return KeyTable.tieBreak(ids[left], ids[right], ObjectIdentifier(objects[left]), ObjectIdentifier(objects[right]))
+        }
+        return order.map { objects[$0] }
+    }
+
+    /// Whether `lhs` comes before `rhs` (the same total order as ``sorted(_:)``), reading
+    /// each key once.
+    func areInIncreasingOrder(_ lhs: Object, _ rhs: Object) -> Bool {
+        for column in columns {
+            var left = SortValue.unknown
+            var right = SortValue.unknown
+            if case let .extracted(_, keyPath, _) = column {
+                left = Self.value(lhs[keyPath: keyPath])
+                right = Self.value(rhs[keyPath: keyPath])
+            }
+            let result = compare(column, left, right, lhs, rhs)
+            if result != .orderedSame { return result == .orderedAscending }
+        }
+        return Self.tieBreak(lhs, rhs)
+    }
+
+    static func tieBreak(_ lhs: Object, _ rhs: Object) -> Bool {
+        guard let left = lhs.objectID, let right = rhs.objectID else { return ObjectIdentifier(lhs) < ObjectIdentifier(rhs) }
+        return left < right
+    }
+
+    private func compare(_ column: Column, _ lhs: SortValue, _ rhs: SortValue, _ left: Object, _ right: Object) -> ComparisonResult {
+        switch column {
+        case .descriptor(let descriptor):
+            return descriptor.compare(left, right)
+        case let .extracted(descriptor, _, strings):
+            // A value type we do not know how to compare: the descriptor decides.
+            guard let result = compareSortValues(lhs, rhs, strings: strings) else { return descriptor.compare(left, right) }
+            return descriptor.order == .forward ? result : result.reversed
+        }
+    }
+
+
+    private static func value(_ any: Any) -> SortValue {
+        switch any {
+        case let value as String: return .string(value)
+        case let value as Int: return .integer(Int64(value))
+        case let value as Double: return .double(value)
+        case let value as Date: return .date(value)
+        case let value as Int64: return .integer(value)
+        case let value as Int32: return .integer(Int64(value))
+        case let value as Int16: return .integer(Int64(value))
+        case let value as Int8: return .integer(Int64(value))
+        case let value as UInt8: return .unsigned(UInt64(value))
+        case let value as UInt16: return .unsigned(UInt64(value))
+        case let value as UInt32: return .unsigned(UInt64(value))
+        case let value as UInt: return .unsigned(UInt64(value))
+        case let value as Float: return .double(Double(value))
+        case let value as UUID: return .uuid(value)
+        case let optional as any OptionalAttributeValue where optional.propertyValue == .null: return .null
+        default: return .unknown
+        }
+    }
+}
+
+/// The keys of every object, one row per object, and the comparison of two rows: the
+/// non-generic heart of ``SortKeys/sorted(_:)``.
+private struct KeyTable {
+    struct ColumnInfo {
+        let reverse: Bool
+        let strings: String.StandardComparator?
+        let byDescriptor: Bool
+    }
+
+    
+    let columns: [ColumnInfo]
+    var keys: [SortValue] = []
+
+    init(columns: [ColumnInfo]) { self.columns = columns }
+
+    /// The order of rows `left` and `right` by their keys, as far as the keys decide it; `nil`
+    /// when a column needs its descriptor first.
+    func compare(_ left: Int, _ right: Int) -> ComparisonResult? {
+        let width = columns.count
+        for index in 0..<width {
+            let column = columns[index]
+            if column.byDescriptor { return nil }
+            guard let result = compareSortValues(keys[left * width + index], keys[right * width + index], strings: column.strings) else { return nil }
+            if result != .orderedSame { return column.reverse ? result.reversed : result }
+        }
+        return .orderedSame
+    }
+
+    /// Whether the keys could not decide between two rows.
+    func needsDescriptors(_ left: Int, _ right: Int) -> Bool {
+        compare(left, right) == nil
+    }
+
+    static func tieBreak(_ lhs: ObjectID?, _ rhs: ObjectID?, _ lhsIdentity: ObjectIdentifier, _ rhsIdentity: ObjectIdentifier) -> Bool {
+        guard let lhs, let rhs else { return lhsIdentity < rhsIdentity }
+        return lhs < rhs
+    }
+}
+
+private extension ComparisonResult {
+    var reversed: ComparisonResult {
+        switch self {
+        case .orderedAscending: .orderedDescending
+        case .orderedDescending: .orderedAscending
+        case .orderedSame: .orderedSame
+        }
+    }
+}
+
+/// One sort key, in a form that compares without generics or dynamic casts.
+private enum SortValue {
+    case null
+    case integer(Int64)
+    case unsigned(UInt64)
+    case double(Double)
+    case date(Date)
+    case uuid(UUID)
+    case string(String)
+    case unknown
+}
+
+/// Compares two keys of one column; `nil` when their types are not known here.
+private func compareSortValues(_ lhs: SortValue, _ rhs: SortValue, strings: String.StandardComparator?) -> ComparisonResult? {
+    switch (lhs, rhs) {
+    case (.null, .null): return .orderedSame
+    case (.null, _): return .orderedAscending
+    case (_, .null): return .orderedDescending
+    case let (.integer(a), .integer(b)): return ordering(a, b)
+    case let (.unsigned(a), .unsigned(b)): return ordering(a, b)
+    case let (.double(a), .double(b)): return ordering(a, b)
+    case let (.date(a), .date(b)): return ordering(a, b)
+    case let (.uuid(a), .uuid(b)): return ordering(a, b)
+    case let (.string(a), .string(b)): return strings.map { $0.compare(a, b) } ?? ordering(a, b)
+    default: return nil
+    }
+}
+
+private func ordering<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
+    lhs < rhs ? .orderedAscending : (rhs < lhs ? .orderedDescending : .orderedSame)
+}
