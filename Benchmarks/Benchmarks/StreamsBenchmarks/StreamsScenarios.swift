@@ -13,7 +13,7 @@ func registerStreamsScenarios() {
     Benchmark("S1 Streams") { benchmark in
         for _ in benchmark.scaledIterations {
             var sum = 0
-            let cancellable = (0..<streamCount).publisher.map(double).filter(keep).sink { sum &+= $0 }
+            let cancellable = Streams.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<streamCount).map(double).filter(keep).sink { sum &+= $0 }
             blackHole(sum)
             withExtendedLifetime(cancellable) {}
         }
@@ -42,7 +42,7 @@ func registerStreamsScenarios() {
     Benchmark("S2 Streams") { benchmark in
         for _ in benchmark.scaledIterations {
             let subscriber = OneAtATime()
-            (0..<streamCount).publisher.map(double).filter(keep).subscribe(subscriber)
+            Streams.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<streamCount).map(double).filter(keep).subscribe(subscriber)
             blackHole(subscriber.sum)
         }
     }
