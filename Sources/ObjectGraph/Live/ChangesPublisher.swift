@@ -44,32 +44,23 @@ public struct ChangesPublisher<Object: ManagedObject>: Publisher {
     /// Makes a controller for `subscriber`, fetches, and hands over the subscription.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = LiveSubscription(downstream: subscriber, context: context, pending: DifferenceAccumulator<Object>())
-        let startError: ObjectGraphError? = context.performAndWait {
-            do {
-                let controller = try FetchedResultsController(fetchRequest: fetchRequest, context: context)
-                try controller.performFetch()
-                let initial = controller.fetchedObjects.enumerated().map { offset, object in
-                    CollectionDifference<Object>.Change.insert(offset: offset, element: object, associatedWith: nil)
-                }
-                subscription.update { pending in
-                    if let difference = CollectionDifference(initial) { pending.append(difference) }
-                }
-                // Weak: after a cancel from another thread, or a failure in the middle of a
-                // batch, the subscription can be gone before the controller hears its last change.
-                controller.onDifference = { [weak subscription] difference in
-                    subscription?.update { $0.append(difference) }
-                }
-                controller.onError = { [weak subscription] error in subscription?.fail(error) }
-                subscription.attach(controller: controller, stop: { [weak controller] in controller?.stop() })
-                return nil
-            } catch let error as ObjectGraphError {
-                return error
-            } catch {
-                return .predicateFailed(entity: String(describing: Object.self), message: String(describing: error))
+        subscription.start(handingTo: subscriber, entity: String(describing: Object.self)) {
+            let controller = try FetchedResultsController(fetchRequest: fetchRequest, context: context)
+            try controller.performFetch()
+            let initial = controller.fetchedObjects.enumerated().map { offset, object in
+                CollectionDifference<Object>.Change.insert(offset: offset, element: object, associatedWith: nil)
             }
+            subscription.update { pending in
+                if let difference = CollectionDifference(initial) { pending.append(difference) }
+            }
+            // Weak: after a cancel from another thread, or a failure in the middle of a batch,
+            // the subscription can be gone before the controller hears its last change.
+            controller.onDifference = { [weak subscription] difference in
+                subscription?.update { $0.append(difference) }
+            }
+            controller.onError = { [weak subscription] error in subscription?.fail(error) }
+            subscription.attach(controller: controller, stop: { [weak controller] in controller?.stop() })
         }
-        subscriber.receive(subscription: subscription)
-        if let startError { subscription.fail(startError) }
     }
 }
 

@@ -35,6 +35,24 @@ where Downstream.Input == Pending.Output, Downstream.Failure == ObjectGraphError
         self.pending = pending
     }
 
+    /// Sets up the subscription on the context's queue with `setUp` (make the controller, fetch,
+    /// fill `pending`), then hands it to `subscriber`; a failure in `setUp` becomes the stream's
+    /// failure, delivered after the subscription (rule 1).
+    func start(handingTo subscriber: Downstream, entity: String, setUp: () throws -> Void) {
+        let startError: ObjectGraphError? = context.performAndWait {
+            do {
+                try setUp()
+                return nil
+            } catch let error as ObjectGraphError {
+                return error
+            } catch {
+                return .predicateFailed(entity: entity, message: String(describing: error))
+            }
+        }
+        subscriber.receive(subscription: self)
+        if let startError { fail(startError) }
+    }
+
     /// Keeps the controller alive until cancel; `stop` detaches it from the context.
     func attach(controller: AnyObject, stop: @escaping () -> Void) {
         lock.withLock {

@@ -37,25 +37,16 @@ public struct ObjectPublisher<Object: ManagedObject>: Publisher {
     /// Makes a controller for `subscriber`, fetches, and hands over the subscription.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = LiveSubscription(downstream: subscriber, context: context, pending: LatestValue<Object?>())
-        let startError: ObjectGraphError? = context.performAndWait {
-            do {
-                let controller = try SingleObjectController(predicate: predicate, context: context, relationshipKeyPathsForRefreshing: relationshipKeyPathsForRefreshing)
-                // Weak for the same reason as in ChangesPublisher: the subscription can go first.
-                controller.onChange = { [weak subscription] object in subscription?.update { $0.value = .some(object) } }
-                controller.onError = { [weak subscription] error in subscription?.fail(error) }
-                try controller.performFetch()
-                let first = controller.object
-                subscription.update { $0.value = .some(first) }
-                subscription.attach(controller: controller, stop: { [weak controller] in controller?.stop() })
-                return nil
-            } catch let error as ObjectGraphError {
-                return error
-            } catch {
-                return .predicateFailed(entity: String(describing: Object.self), message: String(describing: error))
-            }
+        subscription.start(handingTo: subscriber, entity: String(describing: Object.self)) {
+            let controller = try SingleObjectController(predicate: predicate, context: context, relationshipKeyPathsForRefreshing: relationshipKeyPathsForRefreshing)
+            // Weak for the same reason as in ChangesPublisher: the subscription can go first.
+            controller.onChange = { [weak subscription] object in subscription?.update { $0.value = .some(object) } }
+            controller.onError = { [weak subscription] error in subscription?.fail(error) }
+            try controller.performFetch()
+            let first = controller.object
+            subscription.update { $0.value = .some(first) }
+            subscription.attach(controller: controller, stop: { [weak controller] in controller?.stop() })
         }
-        subscriber.receive(subscription: subscription)
-        if let startError { subscription.fail(startError) }
     }
 }
 
