@@ -185,3 +185,15 @@ struct EraseToAnyPublisherTests {
         #expect(RuleCheck.run(make: { Just(1).eraseToAnyPublisher().eraseToAnyPublisher() }).isEmpty)
     }
 }
+
+@Suite("output at the end of the integers")
+struct OutputBoundsTests {
+    @Test("output(at: Int.max) and output(in: n...Int.max) do not overflow")
+    func noOverflow() {
+        let atMax = (0..<5).publisher.output(at: Int.max).record(requesting: .unlimited)
+        #expect(atMax.values.isEmpty)
+        #expect(atMax.completion?.isFinished == true)
+        let tail = (0..<5).publisher.output(in: 3...Int.max).record(requesting: .unlimited)
+        #expect(tail.values == [3, 4])
+    }
+}

@@ -25,7 +25,8 @@ extension Publisher {
     ///     .sink { print($0) }   // "b"
     /// ```
     public func output(at index: Int) -> Publishers.Output<Self> {
-        output(in: index...index)
+        // `index...index` would overflow at Int.max; the half-open form cannot.
+        output(in: index..<(index == Int.max ? Int.max : index + 1))
     }
 
     /// Passes on only the values whose positions (counting from zero) lie in `range`, then
@@ -40,7 +41,11 @@ extension Publisher {
     ///     .sink { print($0) }   // 12, 13, 14
     /// ```
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
-        Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
+        // A closed range ending at Int.max cannot be made half-open by adding one.
+        if let closed = range as? ClosedRange<Int>, closed.upperBound == Int.max {
+            return Publishers.Output(upstream: self, range: closed.lowerBound..<Int.max)
+        }
+        return Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
     }
 }
 
