@@ -9,10 +9,7 @@ import Foundation
 /// request.fetchLimit = 20
 /// let page = try context.fetch(request)
 /// ```
-public struct FetchRequest<T: ManagedObject>: @unchecked Sendable {
-    // Predicate and SortDescriptor are Sendable; `@unchecked` only because `T` is a class
-    // that is not, and the request holds no `T` value.
-
+public struct FetchRequest<T: ManagedObject>: Sendable {
     /// Which objects to include; all when `nil`.
     public var predicate: Predicate<T>?
     /// The order of the results; the fetch order of the store when empty.
