@@ -6,10 +6,13 @@ import Synchronization
 /// Signals are never delivered while the lock is held. A thread that finds another thread
 /// delivering leaves its signal in the queue, and the delivering thread drains the queue before
 /// it returns (rule 3 without a lock around the call-out, rule 6 without recursion).
+@usableFromInline
 package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Sendable {
+    @usableFromInline
     package init() {}
 
     /// Delivers `value` if the subscriber has demand; otherwise applies the conduit's policy.
+    @usableFromInline
     package func offer(_ value: Output) { fatalError("abstract") }
     /// Ends the stream for this subscriber.
     ///
@@ -19,14 +22,18 @@ package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Send
     }
     /// Hands the subscriber this conduit as its subscription, then delivers anything that arrived
     /// in the meantime.
+    @usableFromInline
     package func start() { fatalError("abstract") }
     /// Adds demand.
+    @usableFromInline
     package func request(_ demand: Subscribers.Demand) { fatalError("abstract") }
     /// Detaches the subscriber.
+    @usableFromInline
     package func cancel() { fatalError("abstract") }
 }
 
 /// What a conduit does with a value offered while its subscriber has no demand.
+@usableFromInline
 package enum NoDemandPolicy: Sendable {
     /// Drop it (``PassthroughSubject``).
     case drop
@@ -35,26 +42,29 @@ package enum NoDemandPolicy: Sendable {
     case keepLatest
 }
 
+@usableFromInline
 package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable {
-    package typealias Output = Downstream.Input
-    package typealias Failure = Downstream.Failure
+    @usableFromInline package typealias Output = Downstream.Input
+    @usableFromInline package typealias Failure = Downstream.Failure
 
-    // `lock` protects every stored property below; `downstream` is nil once the conduit has
+    // `lock` protects every stored property below (so the runtime's exclusivity checks, which
+    // cost more than the lock, are switched off for them); `downstream` is nil once the conduit has
     // completed or been cancelled.
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var demand = Subscribers.Demand.none
-    private var queue: [Output?] = []  // a delivered slot is set to nil, so its value is released outside the lock
-    private var queueHead = 0
-    private var latest: Output?
-    private var pendingCompletion: Subscribers.Completion<Failure>?
-    private var isDelivering = true  // until `start()` has handed over the subscription
-    private var onTermination: (() -> Void)?
-    private let policy: NoDemandPolicy
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked) var demand = Subscribers.Demand.none
+    @usableFromInline @exclusivity(unchecked) var queue: [Output?] = []  // a delivered slot is set to nil, so its value is released outside the lock
+    @usableFromInline @exclusivity(unchecked) var queueHead = 0
+    @usableFromInline @exclusivity(unchecked) var latest: Output?
+    @usableFromInline @exclusivity(unchecked) var pendingCompletion: Subscribers.Completion<Failure>?
+    @usableFromInline @exclusivity(unchecked) var isDelivering = true  // until `start()` has handed over the subscription
+    @usableFromInline @exclusivity(unchecked) var onTermination: (() -> Void)?
+    @usableFromInline let policy: NoDemandPolicy
 
     /// - Parameters:
     ///   - initialValue: with `.keepLatest`, a value to deliver on the first demand.
     ///   - onTermination: called once, outside the lock, after cancel.
+    @inlinable
     package init(
         _ downstream: Downstream,
         policy: NoDemandPolicy,
@@ -68,10 +78,12 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     }
 
     /// Sets what runs once, outside the lock, when the subscriber cancels.
+    @usableFromInline
     package func setOnTermination(_ body: @escaping () -> Void) {
         lock.withLock { onTermination = body }
     }
 
+    @usableFromInline
     override package func start() {
         lock.lock()
         guard let downstream else { lock.unlock(); return }
@@ -80,6 +92,7 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
         drain(with: downstream, newDemand: .none)
     }
 
+    @inlinable
     override package func offer(_ value: Output) {
         lock.lock()
         guard let downstream, pendingCompletion == nil else { lock.unlock(); return }
@@ -163,7 +176,8 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
 
     /// Delivers whatever is waiting, one signal at a time, until nothing can be delivered.
     /// Called only by the thread that set `isDelivering`.
-    private func drain(with downstream: Downstream, newDemand: Subscribers.Demand) {
+    @inlinable
+    func drain(with downstream: Downstream, newDemand: Subscribers.Demand) {
         var more = newDemand
         while true {
             lock.lock()

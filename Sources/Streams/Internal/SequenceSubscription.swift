@@ -15,14 +15,15 @@ import Synchronization
 final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription, @unchecked Sendable
 where Downstream.Input == Elements.Element {
     // `lock` protects `downstream`, `demand` and `isDelivering`. `iterator` and `nextElement`
-    // belong to the thread that set `isDelivering` and are touched by no other.
+    // belong to the thread that set `isDelivering` and are touched by no other. Accesses thus
+    // never overlap, so the runtime's exclusivity checks are switched off for them.
     @usableFromInline let lock = Lock()
-    @usableFromInline var downstream: Downstream?
-    @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var isDelivering = false
+    @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked) var demand = Subscribers.Demand.none
+    @usableFromInline @exclusivity(unchecked) var isDelivering = false
     @usableFromInline let isCancelled = Atomic<Bool>(false)
-    @usableFromInline var iterator: Elements.Iterator
-    @usableFromInline var nextElement: Elements.Element?
+    @usableFromInline @exclusivity(unchecked) var iterator: Elements.Iterator
+    @usableFromInline @exclusivity(unchecked) var nextElement: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
     @usableFromInline let loop: (SequenceSubscription, Downstream, inout Subscribers.Demand) -> Void
 

@@ -11,7 +11,7 @@
 /// ```
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     // All mutable state, the current value included, lives in `core`, which has its own lock.
-    private let core: SubjectCore<Output, Failure>
+    @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// Creates a subject whose current value is `value`.
     public init(_ value: Output) {
@@ -25,11 +25,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     }
 
     /// Attaches `subscriber`, which receives the current value on its first demand.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }
 
     /// Makes `value` current and sends it to subscribers. Ignored after completion.
+    @inlinable
     public func send(_ value: Output) { core.send(value) }
 
     /// Ends the stream for every current and future subscriber.

@@ -11,17 +11,19 @@
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     // All mutable state lives in `core`, which has its own lock.
-    private let core = SubjectCore<Output, Failure>()
+    @usableFromInline let core = SubjectCore<Output, Failure>()
 
     /// Creates a subject with no subscribers.
     public init() {}
 
     /// Attaches `subscriber`; after a completion it receives that completion at once.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }
 
     /// Sends `value` to each subscriber with outstanding demand; others miss it.
+    @inlinable
     public func send(_ value: Output) { core.send(value) }
 
     /// Ends the stream for every current and future subscriber.

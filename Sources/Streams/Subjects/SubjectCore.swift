@@ -1,17 +1,38 @@
 /// The subscriber bookkeeping that ``PassthroughSubject`` and ``CurrentValueSubject`` share:
 /// the conduits, the completion, and the upstream subscriptions the subject was given.
+///
+/// Speed: `attach` and `send` are inlined into the subject's callers, where the subscriber's
+/// type is concrete, and each conduit is stored with an `offer` closure made there; so a send
+/// runs specialised code all the way to the subscriber instead of generic code that looks up
+/// type metadata at every step.
+@usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    // `lock` protects every stored property.
-    private let lock = Lock()
-    private var conduits: [ConduitBase<Output, Failure>] = []
-    private var completion: Subscribers.Completion<Failure>?
+    /// A subscriber's conduit and its specialised way to offer it a value.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let conduit: ConduitBase<Output, Failure>
+        @usableFromInline let offer: (Output) -> Void
+
+        @inlinable
+        init(conduit: ConduitBase<Output, Failure>, offer: @escaping (Output) -> Void) {
+            self.conduit = conduit
+            self.offer = offer
+        }
+    }
+
+    // `lock` protects every stored property (so runtime exclusivity checks are switched off
+    // for the ones the hot path touches).
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var entries: [Entry] = []
+    @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
     private var upstreams: [any Subscription] = []
     /// The latest value, kept only by subjects that have one (``CurrentValueSubject``).
-    private var current: Output?
-    private let policy: NoDemandPolicy
+    @usableFromInline @exclusivity(unchecked) var current: Output?
+    @usableFromInline let policy: NoDemandPolicy
 
     /// A core for a subject with no current value (`current == nil`, values dropped without
     /// demand) or with one (values kept until demand arrives).
+    @usableFromInline
     init(current: Output? = nil) {
         self.current = current
         self.policy = current == nil ? .drop : .keepLatest
@@ -21,6 +42,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         for upstream in upstreams { upstream.cancel() }
     }
 
+    @inlinable
     func attach<S: Subscriber>(_ subscriber: S)
     where S.Input == Output, S.Failure == Failure {
         lock.lock()
@@ -33,36 +55,40 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         let conduit = Conduit(subscriber, policy: policy, initialValue: current)
         let detach: () -> Void = { [weak self, unowned conduit] in self?.detach(conduit) }
         conduit.setOnTermination(detach)
-        conduits.append(conduit)
+        entries.append(Entry(conduit: conduit, offer: { [unowned conduit] value in conduit.offer(value) }))
         lock.unlock()
         conduit.start()
     }
 
-    private func detach(_ conduit: ConduitBase<Output, Failure>) {
+    @usableFromInline
+    func detach(_ conduit: ConduitBase<Output, Failure>) {
         lock.lock()
-        if let index = conduits.firstIndex(where: { $0 === conduit }) {
-            conduits.remove(at: index)
+        var removed: Entry?  // released after unlocking: its closure may be the last owner of the conduit
+        if let index = entries.firstIndex(where: { $0.conduit === conduit }) {
+            removed = entries.remove(at: index)
         }
         lock.unlock()
+        withExtendedLifetime(removed) {}
     }
 
     /// Offers `value` to every subscriber; does nothing once completed.
+    @inlinable
     func send(_ value: Output) {
         lock.lock()
         guard completion == nil else { lock.unlock(); return }
         if policy == .keepLatest { current = value }
-        let snapshot = conduits
+        let snapshot = entries
         lock.unlock()
-        for conduit in snapshot { conduit.offer(value) }
+        for entry in snapshot { entry.offer(value) }
     }
 
     func send(completion newCompletion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard completion == nil else { lock.unlock(); return }
         completion = newCompletion
-        let snapshot = conduits
-        conduits = []
-        let released = upstreams
+        let snapshot = entries.map(\.conduit)
+        let released = (entries, upstreams)
+        entries = []
         upstreams = []
         lock.unlock()
         withExtendedLifetime(released) {}
@@ -80,5 +106,5 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// The latest value of a subject that keeps one.
     var currentValue: Output? { lock.withLock { current } }
 
-    var subscriberCount: Int { lock.withLock { conduits.count } }
+    var subscriberCount: Int { lock.withLock { entries.count } }
 }
