@@ -204,17 +204,11 @@ extension ManagedObjectContext {
     /// Runs `body` on the context's queue later, without requiring it to be `Sendable`: for
     /// work that belongs to the queue (delivering to a subscriber, stopping a controller).
     func enqueue(_ body: @escaping () -> Void) {
-        let transfer = QueueTransfer(body)
+        // Handed over, not shared: `body` is made here and only ever run on the queue, once.
+        nonisolated(unsafe) let work = body
         queue.async { [self] in
-            transfer.body()
+            work()
             processPendingChanges()
         }
     }
-}
-
-/// Carries a closure to the context's queue. Not thread-safe by itself, and needs no lock: it
-/// is created on one thread, handed to the queue, and only ever run there, once.
-private final class QueueTransfer: @unchecked Sendable {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
 }
