@@ -20,7 +20,7 @@ final class ClassLayout: @unchecked Sendable {
     /// Reading wrappers at known offsets makes inserting an object cost no reflection.
     let storedWrappers: [StoredWrapper]?
 
-    struct StoredWrapper: @unchecked Sendable {  // immutable; a metatype and an offset
+    struct StoredWrapper: Sendable {
         let offset: Int
         let type: any ReflectedWrapper.Type
     }
@@ -152,7 +152,7 @@ struct ReflectedProperty: Sendable {
 }
 
 /// Implemented by ``Attribute`` and ``Relationship`` so that reflection can describe them.
-protocol ReflectedWrapper {
+protocol ReflectedWrapper: SendableMetatype {
     var reflectedKind: ReflectedProperty.Kind { get }
     var mark: UInt32 { get set }
     /// For an attribute, its value in stored form; for a relationship, an empty one.
