@@ -146,12 +146,18 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Queues `value` for the subscribers that have demand now (as Combine decides at send
     /// time), or delivers it if the turn came free meanwhile.
+    ///
+    /// A subscriber still being handed its subscription counts: a value sent from inside its
+    /// `receive(subscription:)` after it requested reaches it once that call has returned.
     @usableFromInline
     func sendWhileDelivering(_ value: Output) {
         lock.lock()
         guard completion == nil else { lock.unlock(); return }
         let recipients = published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef { list in
-            list.all.filter { $0.subscription.isActive && $0.subscription.takeOne() }
+            list.all.filter { delivery in
+                let phase = delivery.subscription.phase.load(ordering: .acquiring)
+                return phase <= PassthroughSubscription<Output, Failure>.active && delivery.subscription.takeOne()
+            }
         }
         guard !recipients.isEmpty else { lock.unlock(); return }
         schedule(.value(value, recipients: recipients))

@@ -32,11 +32,15 @@ class PassthroughDelivery<Output, Failure: Error>: @unchecked Sendable {
         signal(value)
     }
 
-    /// Delivers `value`, whose demand was already taken, unless the subscription ended since.
-    @inlinable
+    /// Delivers `value`, whose demand was already taken, unless the subscription ended since or
+    /// is still being handed over on another thread (then the demand is given back).
+    @usableFromInline
     final func deliver(_ value: Output) {
-        guard subscription.isActive else { return }
-        signal(value)
+        switch subscription.phase.load(ordering: .acquiring) {
+        case PassthroughSubscription<Output, Failure>.active: signal(value)
+        case PassthroughSubscription<Output, Failure>.starting: subscription.add(.max(1))
+        default: break
+        }
     }
 
     @inlinable
