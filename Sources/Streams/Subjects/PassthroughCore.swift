@@ -49,7 +49,7 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline var queue: [Work] = []
     @usableFromInline var retired: [Unmanaged<List>] = []
     @usableFromInline var completion: Subscribers.Completion<Failure>?
-    private var upstreams: [any Subscription] = []
+    private var upstreams = SubjectUpstreams()
 
     @usableFromInline
     init() {
@@ -57,7 +57,7 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     deinit {
-        for upstream in upstreams { upstream.cancel() }
+        for upstream in upstreams.removeAll() { upstream.cancel() }
         for list in retired { list.release() }
         published.load(ordering: .sequentiallyConsistent).release()
     }
@@ -69,8 +69,7 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
         lock.lock()
         if let completion {
             lock.unlock()
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
+            subscriber.receiveImmediateCompletion(completion)
             return
         }
         if takeTurn() {
@@ -167,18 +166,16 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
         lock.lock()
         guard completion == nil else { lock.unlock(); return }
         completion = newCompletion
-        let released = upstreams  // released after unlocking
-        upstreams = []
+        let released = upstreams.removeAll()  // released after unlocking
         schedule(.completion(newCompletion))
         withExtendedLifetime(released) {}
     }
 
     func send(subscription: any Subscription) {
         lock.lock()
-        let accepted = completion == nil
-        if accepted { upstreams.append(subscription) }
+        let kept = upstreams.keep(subscription, ifOpen: completion == nil)
         lock.unlock()
-        if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+        SubjectUpstreams.answer(subscription, kept: kept)
     }
 
     // MARK: The delivery turn

@@ -26,7 +26,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var entries: [Entry] = []
     @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
-    private var upstreams: [any Subscription] = []
+    private var upstreams = SubjectUpstreams()
     /// The latest value, kept only by subjects that have one (``CurrentValueSubject``).
     @usableFromInline @exclusivity(unchecked) var current: Output?
     @usableFromInline let policy: NoDemandPolicy
@@ -40,7 +40,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     deinit {
-        for upstream in upstreams { upstream.cancel() }
+        for upstream in upstreams.removeAll() { upstream.cancel() }
     }
 
     @inlinable
@@ -49,8 +49,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         lock.lock()
         if let completion {
             lock.unlock()
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
+            subscriber.receiveImmediateCompletion(completion)
             return
         }
         let conduit = Conduit(subscriber, policy: policy, initialValue: current)
@@ -88,9 +87,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         guard completion == nil else { lock.unlock(); return }
         completion = newCompletion
         let snapshot = entries.map(\.conduit)
-        let released = (entries, upstreams)
+        let released = (entries, upstreams.removeAll())
         entries = []
-        upstreams = []
         lock.unlock()
         withExtendedLifetime(released) {}
         for conduit in snapshot { conduit.finish(newCompletion) }
@@ -98,10 +96,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     func send(subscription: any Subscription) {
         lock.lock()
-        let accepted = completion == nil
-        if accepted { upstreams.append(subscription) }
+        let kept = upstreams.keep(subscription, ifOpen: completion == nil)
         lock.unlock()
-        if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+        SubjectUpstreams.answer(subscription, kept: kept)
     }
 
     /// The latest value of a subject that keeps one.
