@@ -6,7 +6,9 @@ import Synchronization
 /// or subscription that finds the turn taken (by another thread, or re-entrantly from inside
 /// `receive(_:)`) is queued, and the holder works through the queue before it gives the turn
 /// up. So signals to a subscriber never overlap and keep their order (rule 3), and a send from
-/// inside `receive(_:)` is looped, not recursed (rule 6).
+/// inside `receive(_:)` is looped, not recursed (rule 6). Signals are thus serial per subject,
+/// not only per subscriber: a send from another thread while a delivery is under way returns at
+/// once, and the delivering thread delivers its value.
 ///
 /// Speed: the common send takes the turn with one compare-and-swap, reads the published
 /// subscriber list with one atomic load, and per subscriber reads two atomics (whether it is
