@@ -166,6 +166,8 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
 
     @inlinable
     func sourceIndex(_ id: Int) -> Int? {
+        // Until a source finishes, a source's position is its identifier.
+        if id < sources.count, sources[id].id == id { return id }
         var low = 0
         var high = sources.count
         while low < high {
