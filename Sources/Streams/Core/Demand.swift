@@ -21,14 +21,18 @@ extension Subscribers {
             self.rawValue = min(rawValue, Demand.unlimitedRawValue)
         }
 
-        @usableFromInline
-        internal static let unlimitedRawValue = UInt(Int.max) + 1
+        // Computed rather than stored, so that inlined code reads a constant instead of calling a
+        // lazy global's initialiser check.
+        @inlinable
+        internal static var unlimitedRawValue: UInt { UInt(Int.max) + 1 }
 
         /// No limit: the subscriber takes every value the publisher has.
-        public static let unlimited = Demand(rawValue: unlimitedRawValue)
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: unlimitedRawValue) }
 
         /// No values. Requesting `.none` does nothing.
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// At most `value` values. `value` must not be negative.
         @inlinable

@@ -3,29 +3,35 @@ import Synchronization
 /// Delivers the elements of a sequence within demand, then a completion
 /// (``Publishers/Sequence``, ``Record``).
 ///
-/// Elements are delivered in a loop by whichever thread holds the delivery turn; a request made
-/// from inside `receive(_:)` only adds demand, so pulling one value at a time does not grow the
-/// stack (rule 6). With unlimited demand the loop takes no lock per element.
+/// Elements are delivered in a loop by whichever thread holds the delivery turn
+/// (`isDelivering`); a request made meanwhile — from inside `receive(_:)` or from another thread —
+/// only adds to `requested`, which the loop takes when its budget runs out. So pulling one value
+/// at a time does not grow the stack (rule 6), and takes no lock: a request is one
+/// compare-and-swap, and the loop takes it with one exchange. With unlimited demand the loop
+/// takes no lock and does no atomic write per element.
 ///
 /// Speed: requests arrive through `any Subscription`, which reaches only the unspecialised
-/// generic code. So the loop is captured as a closure in ``start(_:completion:downstream:)``,
-/// which is inlined where the subscriber attaches: there the element and subscriber types are
-/// concrete, and the loop, the operators' `receive(_:)` and the sink are specialised together.
+/// generic code. So both the loop and the request are captured as closures in
+/// ``start(_:completion:downstream:)``, which is inlined where the subscriber attaches: there
+/// the element and subscriber types are concrete, and the loop, the operators' `receive(_:)`,
+/// the sink and the demand arithmetic are specialised together.
 @usableFromInline
 final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription, @unchecked Sendable
 where Downstream.Input == Elements.Element {
-    // `lock` protects `downstream`, `demand` and `isDelivering`. `iterator` and `nextElement`
-    // belong to the thread that set `isDelivering` and are touched by no other. Accesses thus
-    // never overlap, so the runtime's exclusivity checks are switched off for them.
+    // `lock` protects `downstream`. `iterator` and `nextElement` belong to the thread that set
+    // `isDelivering` and are touched by no other. Accesses thus never overlap, so the runtime's
+    // exclusivity checks are switched off for them.
     @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
-    @usableFromInline @exclusivity(unchecked) var demand = Subscribers.Demand.none
-    @usableFromInline @exclusivity(unchecked) var isDelivering = false
+    /// The raw value of the demand requested and not yet taken by the delivery loop.
+    @usableFromInline let requested = Atomic<UInt>(0)
+    /// The delivery turn. It stays taken once the sequence has finished or been cancelled.
+    @usableFromInline let isDelivering = Atomic<Bool>(false)
     @usableFromInline let isCancelled = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var iterator: Elements.Iterator
     @usableFromInline @exclusivity(unchecked) var nextElement: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
-    @usableFromInline let loop: (SequenceSubscription, Downstream, inout Subscribers.Demand) -> Void
+    @usableFromInline let requestBody: (SequenceSubscription, Subscribers.Demand) -> Void
 
     /// Starts `downstream` on `elements`. An empty sequence completes at once.
     @inlinable
@@ -41,7 +47,7 @@ where Downstream.Input == Elements.Element {
         }
         let subscription = SequenceSubscription(
             iterator: iterator, first: first, completion: completion, downstream: downstream,
-            loop: { subscription, downstream, budget in subscription.deliver(to: downstream, budget: &budget) })
+            requestBody: { subscription, demand in subscription.add(demand) })
         downstream.receive(subscription: subscription)
     }
 
@@ -51,36 +57,52 @@ where Downstream.Input == Elements.Element {
         first: Elements.Element,
         completion: Subscribers.Completion<Downstream.Failure>,
         downstream: Downstream,
-        loop: @escaping (SequenceSubscription, Downstream, inout Subscribers.Demand) -> Void
+        requestBody: @escaping (SequenceSubscription, Subscribers.Demand) -> Void
     ) {
         self.iterator = iterator
         self.nextElement = first
         self.completion = completion
         self.downstream = downstream
-        self.loop = loop
+        self.requestBody = requestBody
     }
 
     @usableFromInline
     func request(_ newDemand: Subscribers.Demand) {
-        guard newDemand > 0 else { return }
-        lock.lock()
-        guard let downstream else { lock.unlock(); return }
-        demand += newDemand
-        if isDelivering { lock.unlock(); return }
-        isDelivering = true
-        var budget = demand
-        demand = .none
-        lock.unlock()
-        loop(self, downstream, &budget)
+        requestBody(self, newDemand)
     }
 
-    /// Delivers within `budget`, then within whatever was requested meanwhile, until demand
-    /// runs out, the sequence ends, or the subscriber cancels. The iterator is kept in locals
-    /// while this thread holds the turn, and written back before the turn is given up.
+    /// Adds `newDemand`, then delivers within it unless another call is delivering (that call
+    /// takes the new demand before it stops).
     @inlinable
-    final func deliver(to downstream: Downstream, budget: inout Subscribers.Demand) {
+    final func add(_ newDemand: Subscribers.Demand) {
+        guard newDemand > 0, !isCancelled.load(ordering: .relaxed) else { return }
+        var current = requested.load(ordering: .relaxed)
+        while true {
+            let sum = (Subscribers.Demand(rawValue: current) + newDemand).rawValue
+            let (exchanged, original) = requested.compareExchange(
+                expected: current, desired: sum, ordering: .sequentiallyConsistent)
+            if exchanged { break }
+            current = original
+        }
+        if isDelivering.load(ordering: .sequentiallyConsistent) { return }
+        guard isDelivering.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+        else { return }
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        guard let downstream else { return }  // finished or cancelled: the turn stays taken
+        deliver(to: downstream)
+    }
+
+    /// Delivers within the requested demand, then within whatever was requested meanwhile,
+    /// until demand runs out, the sequence ends, or the subscriber cancels. Called only by the
+    /// thread that took the turn. The iterator is kept in locals while this thread holds the
+    /// turn, and written back before the turn is given up.
+    @inlinable
+    final func deliver(to downstream: Downstream) {
         var iterator = self.iterator
         var next = self.nextElement
+        var budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
         while true {
             while budget > 0 {
                 if isCancelled.load(ordering: .acquiring) { return }
@@ -93,17 +115,19 @@ where Downstream.Input == Elements.Element {
                     return
                 }
             }
+            budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
+            if budget > 0 { continue }
             self.iterator = iterator
             self.nextElement = next
-            lock.lock()
-            if self.downstream == nil || demand == .none {
-                isDelivering = false
-                lock.unlock()
-                return
-            }
-            budget = demand
-            demand = .none
-            lock.unlock()
+            isDelivering.store(false, ordering: .sequentiallyConsistent)
+            // A request that saw the turn taken after the exchange above left its demand for us.
+            if requested.load(ordering: .sequentiallyConsistent) == 0 { return }
+            guard isDelivering.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+            else { return }
+            // Another thread may have held the turn in between.
+            iterator = self.iterator
+            next = self.nextElement
+            budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
         }
     }
 

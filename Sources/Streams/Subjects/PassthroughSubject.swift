@@ -10,8 +10,8 @@
 /// taps.send(completion: .finished)
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    // All mutable state lives in `core`, which has its own lock.
-    @usableFromInline let core = SubjectCore<Output, Failure>()
+    // All mutable state lives in `core`, which guards it with its own lock and atomics.
+    @usableFromInline let core = PassthroughCore<Output, Failure>()
 
     /// Creates a subject with no subscribers.
     public init() {}

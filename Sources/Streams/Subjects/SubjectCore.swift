@@ -1,5 +1,6 @@
-/// The subscriber bookkeeping that ``PassthroughSubject`` and ``CurrentValueSubject`` share:
-/// the conduits, the completion, and the upstream subscriptions the subject was given.
+/// The subscriber bookkeeping of ``CurrentValueSubject``: the conduits, the completion, and the
+/// upstream subscriptions the subject was given. (``PassthroughSubject``, which keeps no value
+/// for later demand, has a lock-free common path of its own: `PassthroughCore`.)
 ///
 /// Speed: `attach` and `send` are inlined into the subject's callers, where the subscriber's
 /// type is concrete, and each conduit is stored with an `offer` closure made there; so a send

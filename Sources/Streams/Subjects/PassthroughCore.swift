@@ -1,0 +1,266 @@
+import Synchronization
+
+/// The subscribers of a ``PassthroughSubject`` and the turn to deliver to them.
+///
+/// One thread at a time holds the *delivery turn* and signals subscribers; a send, completion
+/// or subscription that finds the turn taken (by another thread, or re-entrantly from inside
+/// `receive(_:)`) is queued, and the holder works through the queue before it gives the turn
+/// up. So signals to a subscriber never overlap and keep their order (rule 3), and a send from
+/// inside `receive(_:)` is looped, not recursed (rule 6).
+///
+/// Speed: the common send takes the turn with one compare-and-swap, reads the published
+/// subscriber list with one atomic load, and per subscriber reads two atomics (whether it is
+/// live, and its demand, which unlimited demand never writes) before calling it; giving the
+/// turn up is one more compare-and-swap. No lock, no allocation, no reference counting.
+///
+/// The list is immutable and replaced under `lock` when a subscriber comes or goes. A list
+/// replaced while a holder may still be reading it is *retired* and released by the holder when
+/// it gives the turn up.
+@usableFromInline
+final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline typealias Delivery = PassthroughDelivery<Output, Failure>
+    @usableFromInline typealias List = PassthroughSubscriberList<Output, Failure>
+
+    /// What a thread that found the turn taken leaves for the holder.
+    @usableFromInline
+    enum Work {
+        /// A value, for the subscribers whose demand it already took.
+        case value(Output, recipients: [Delivery])
+        /// The completion, for every subscriber.
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    /// No thread is delivering.
+    @usableFromInline static var idle: Int { 0 }
+    /// A thread is delivering and nothing is queued.
+    @usableFromInline static var held: Int { 1 }
+    /// A thread is delivering and work is queued (or a list retired) for it.
+    @usableFromInline static var heldWithWork: Int { 2 }
+
+    /// The delivery turn. `idle` ↔ `held` is changed without the lock; every change to or from
+    /// `heldWithWork` is made with `lock` held.
+    @usableFromInline let turn = Atomic<Int>(0)
+    /// The current subscriber list (retained). Replaced only with `lock` held; read without it
+    /// only by the turn holder.
+    @usableFromInline let published: Atomic<Unmanaged<List>>
+
+    // `lock` protects the properties below.
+    @usableFromInline let lock = Lock()
+    @usableFromInline var queue: [Work] = []
+    @usableFromInline var retired: [Unmanaged<List>] = []
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    private var upstreams: [any Subscription] = []
+
+    @usableFromInline
+    init() {
+        published = Atomic(Unmanaged.passRetained(List([])))
+    }
+
+    deinit {
+        for upstream in upstreams { upstream.cancel() }
+        for list in retired { list.release() }
+        published.load(ordering: .sequentiallyConsistent).release()
+    }
+
+    // MARK: Subscribing
+
+    @inlinable
+    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        lock.lock()
+        if let completion {
+            lock.unlock()
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+            return
+        }
+        if takeTurn() {
+            // Nothing is delivered while this thread holds the turn: the subscription is handed
+            // over first, and what was sent meanwhile is delivered when the turn is given up.
+            let subscription = PassthroughSubscription(core: self, phase: PassthroughSubscription<Output, Failure>.active)
+            let replaced = publish(PassthroughDownstream(subscriber, subscription: subscription))
+            lock.unlock()
+            replaced.release()
+            subscriber.receive(subscription: subscription)
+            endTurn()
+        } else {
+            // Another delivery is under way (on another thread, or this one further up the
+            // stack): the subscriber is skipped until its subscription has been handed over.
+            let subscription = PassthroughSubscription(core: self, phase: PassthroughSubscription<Output, Failure>.starting)
+            let releasable = retire(publish(PassthroughDownstream(subscriber, subscription: subscription)))
+            lock.unlock()
+            releasable?.release()
+            subscriber.receive(subscription: subscription)
+            if subscription.finishStarting(), let completion = lock.withLock({ self.completion }) {
+                subscriber.receive(completion: completion)
+            }
+        }
+    }
+
+    /// Removes the subscriber of a cancelled `subscription`, and releases it unless a holder of
+    /// the turn may still be reading the list.
+    @usableFromInline
+    func detach(_ subscription: PassthroughSubscription<Output, Failure>) {
+        lock.lock()
+        let current = published.load(ordering: .sequentiallyConsistent)
+        guard let remaining = current._withUnsafeGuaranteedRef({ $0.removing(subscription) }) else {
+            lock.unlock()
+            return
+        }
+        let releasable = retire(published.exchange(Unmanaged.passRetained(remaining), ordering: .sequentiallyConsistent))
+        lock.unlock()
+        releasable?.release()
+    }
+
+    /// Publishes the current list plus `delivery`; returns the replaced list. Call with `lock` held.
+    @usableFromInline
+    func publish(_ delivery: Delivery) -> Unmanaged<List> {
+        let current = published.load(ordering: .sequentiallyConsistent)
+        let next = current._withUnsafeGuaranteedRef { $0.adding(delivery) }
+        return published.exchange(Unmanaged.passRetained(next), ordering: .sequentiallyConsistent)
+    }
+
+    /// Hands a replaced list to the turn holder to release, or returns it to be released now
+    /// (after unlocking) if no thread holds the turn. Call with `lock` held.
+    ///
+    /// The list was replaced before the turn is read, and a holder takes the turn before it
+    /// reads the list (both sequentially consistent): so if the turn is idle here, no holder is
+    /// reading the replaced list, and the next one reads the new list.
+    @usableFromInline
+    func retire(_ replaced: Unmanaged<List>) -> Unmanaged<List>? {
+        guard markWork() else { return replaced }
+        retired.append(replaced)
+        return nil
+    }
+
+    // MARK: Sending
+
+    @inlinable
+    func send(_ value: Output) {
+        if turn.compareExchange(expected: Self.idle, desired: Self.held, ordering: .sequentiallyConsistent).exchanged {
+            published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef { $0.offer(value) }
+            endTurn()
+        } else {
+            sendWhileDelivering(value)
+        }
+    }
+
+    /// Queues `value` for the subscribers that have demand now (as Combine decides at send
+    /// time), or delivers it if the turn came free meanwhile.
+    ///
+    /// A subscriber still being handed its subscription counts: a value sent from inside its
+    /// `receive(subscription:)` after it requested reaches it once that call has returned.
+    @usableFromInline
+    func sendWhileDelivering(_ value: Output) {
+        lock.lock()
+        guard completion == nil else { lock.unlock(); return }
+        let recipients = published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef { list in
+            list.all.filter { delivery in
+                let phase = delivery.subscription.phase.load(ordering: .acquiring)
+                return phase <= PassthroughSubscription<Output, Failure>.active && delivery.subscription.takeOne()
+            }
+        }
+        guard !recipients.isEmpty else { lock.unlock(); return }
+        schedule(.value(value, recipients: recipients))
+    }
+
+    func send(completion newCompletion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard completion == nil else { lock.unlock(); return }
+        completion = newCompletion
+        let released = upstreams  // released after unlocking
+        upstreams = []
+        schedule(.completion(newCompletion))
+        withExtendedLifetime(released) {}
+    }
+
+    func send(subscription: any Subscription) {
+        lock.lock()
+        let accepted = completion == nil
+        if accepted { upstreams.append(subscription) }
+        lock.unlock()
+        if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+    }
+
+    // MARK: The delivery turn
+
+    /// Takes the turn if it is free. Call with `lock` held.
+    @inlinable
+    func takeTurn() -> Bool {
+        turn.compareExchange(expected: Self.idle, desired: Self.held, ordering: .sequentiallyConsistent).exchanged
+    }
+
+    /// Makes sure the holder looks at the queue before it gives the turn up; `false` if no
+    /// thread holds the turn. Call with `lock` held.
+    @usableFromInline
+    func markWork() -> Bool {
+        var state = turn.load(ordering: .sequentiallyConsistent)
+        while state == Self.held {
+            let (exchanged, original) = turn.compareExchange(
+                expected: Self.held, desired: Self.heldWithWork, ordering: .sequentiallyConsistent)
+            if exchanged { return true }
+            state = original
+        }
+        return state == Self.heldWithWork
+    }
+
+    /// Performs `work` now if the turn is free, or leaves it to the holder. Call with `lock`
+    /// held; returns with it released.
+    @usableFromInline
+    func schedule(_ work: Work) {
+        if takeTurn() {
+            lock.unlock()
+            perform(work)
+            endTurn()
+            return
+        }
+        if markWork() {
+            queue.append(work)
+            lock.unlock()
+            return
+        }
+        // The holder gave the turn up between the two checks: try again.
+        schedule(work)
+    }
+
+    /// Gives the turn up, first doing whatever was queued for the holder.
+    @inlinable
+    func endTurn() {
+        if turn.compareExchange(expected: Self.held, desired: Self.idle, ordering: .sequentiallyConsistent).exchanged {
+            return
+        }
+        drainQueue()
+    }
+
+    @usableFromInline
+    func drainQueue() {
+        repeat {
+            lock.lock()
+            let work = queue
+            let released = retired
+            queue = []
+            retired = []
+            turn.store(Self.held, ordering: .sequentiallyConsistent)
+            lock.unlock()
+            for list in released { list.release() }
+            for item in work { perform(item) }
+        } while !turn.compareExchange(expected: Self.held, desired: Self.idle, ordering: .sequentiallyConsistent).exchanged
+    }
+
+    /// Delivers `work`. Called only by the turn holder, never from inside a delivery.
+    @usableFromInline
+    func perform(_ work: Work) {
+        switch work {
+        case let .value(value, recipients):
+            for delivery in recipients { delivery.deliver(value) }
+        case let .completion(completion):
+            // Only the holder reads lists without the lock, so the old one can go once used.
+            lock.lock()
+            let ended = published.exchange(Unmanaged.passRetained(List([])), ordering: .sequentiallyConsistent)
+            lock.unlock()
+            for delivery in ended.takeUnretainedValue().all where delivery.subscription.endForCompletion() {
+                delivery.receiveCompletion(delivery, completion)
+            }
+            ended.release()
+        }
+    }
+}
