@@ -1,26 +1,31 @@
 /// A first-in, first-out queue: appends at the back, removes from the front, both in amortised
 /// constant time. A removed element is released at once, not when the storage is next compacted.
+@usableFromInline
 package struct FIFOQueue<Element> {
-    private var storage: [Element?] = []
-    private var head = 0
+    @usableFromInline var storage: [Element?] = []
+    @usableFromInline var head = 0
 
+    @inlinable
     package init() {}
 
     /// How many elements are waiting.
-    package var count: Int { storage.count - head }
+    @inlinable package var count: Int { storage.count - head }
     /// Whether no element is waiting.
-    package var isEmpty: Bool { head == storage.count }
+    @inlinable package var isEmpty: Bool { head == storage.count }
     /// The element that ``removeFirst()`` would return.
-    package var first: Element? { isEmpty ? nil : storage[head] }
+    @inlinable package var first: Element? { isEmpty ? nil : storage[head] }
 
     /// Adds `element` at the back.
+    @inlinable
     package mutating func append(_ element: Element) {
         storage.append(element)
     }
 
     /// Removes and returns the front element. The queue must not be empty.
+    @inlinable
     package mutating func removeFirst() -> Element {
         precondition(!isEmpty, "FIFOQueue.removeFirst() on an empty queue")
+        if head == 0 && storage.count == 1 { return storage.removeLast().unsafelyUnwrapped }
         let element = storage[head].unsafelyUnwrapped
         storage[head] = nil
         head += 1
@@ -35,11 +40,13 @@ package struct FIFOQueue<Element> {
     }
 
     /// Replaces the back element, or appends `element` if the queue is empty.
+    @inlinable
     package mutating func replaceLast(with element: Element) {
         if isEmpty { append(element) } else { storage[storage.count - 1] = element }
     }
 
     /// Removes every element.
+    @inlinable
     package mutating func removeAll() {
         storage = []
         head = 0

@@ -60,6 +60,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`, then subscribes to each upstream in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Element = CombiningElement<A.Output, B.Output, C.Output, Never>
             let shell = StateMachineShell(
@@ -67,9 +68,9 @@ extension Publishers {
                 downstream: subscriber,
                 makeOutput: { ($0[0].a, $0[1].b, $0[2].c) })
             shell.start()
-            a.subscribe(shell.link(0, Element.first))
-            b.subscribe(shell.link(1, Element.second))
-            c.subscribe(shell.link(2, Element.third))
+            a.receive(subscriber: shell.link(0, Element.first))
+            b.receive(subscriber: shell.link(1, Element.second))
+            c.receive(subscriber: shell.link(2, Element.third))
         }
     }
 }

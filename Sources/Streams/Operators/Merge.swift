@@ -58,10 +58,11 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let links = startMerge(subscriber, sourceCount: 2)
-            a.subscribe(links[0])
-            b.subscribe(links[1])
+            a.receive(subscriber: links[0])
+            b.receive(subscriber: links[1])
         }
 
         /// Adds another publisher to this merge, returning a merge of 3.

@@ -54,12 +54,13 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let links = startMerge(subscriber, sourceCount: 4)
-            a.subscribe(links[0])
-            b.subscribe(links[1])
-            c.subscribe(links[2])
-            d.subscribe(links[3])
+            a.receive(subscriber: links[0])
+            b.receive(subscriber: links[1])
+            c.receive(subscriber: links[2])
+            d.receive(subscriber: links[3])
         }
 
         /// Adds another publisher to this merge, returning a merge of 5.

@@ -66,14 +66,15 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let links = startMerge(subscriber, sourceCount: 6)
-            a.subscribe(links[0])
-            b.subscribe(links[1])
-            c.subscribe(links[2])
-            d.subscribe(links[3])
-            e.subscribe(links[4])
-            f.subscribe(links[5])
+            a.receive(subscriber: links[0])
+            b.receive(subscriber: links[1])
+            c.receive(subscriber: links[2])
+            d.receive(subscriber: links[3])
+            e.receive(subscriber: links[4])
+            f.receive(subscriber: links[5])
         }
 
         /// Adds another publisher to this merge, returning a merge of 7.

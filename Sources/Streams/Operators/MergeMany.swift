@@ -30,10 +30,11 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to every upstream, in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let links = startMerge(subscriber, sourceCount: publishers.count)
             for (publisher, link) in Swift.zip(publishers, links) {
-                publisher.subscribe(link)
+                publisher.receive(subscriber: link)
             }
         }
 

@@ -57,6 +57,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`, then subscribes to each upstream in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Element = CombiningElement<A.Output, B.Output, Never, Never>
             let shell = StateMachineShell(
@@ -64,8 +65,8 @@ extension Publishers {
                 downstream: subscriber,
                 makeOutput: { ($0[0].a, $0[1].b) })
             shell.start()
-            a.subscribe(shell.link(0, Element.first))
-            b.subscribe(shell.link(1, Element.second))
+            a.receive(subscriber: shell.link(0, Element.first))
+            b.receive(subscriber: shell.link(1, Element.second))
         }
     }
 }

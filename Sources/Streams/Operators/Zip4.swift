@@ -80,6 +80,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`, then subscribes to each upstream in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Element = CombiningElement<A.Output, B.Output, C.Output, D.Output>
             let shell = StateMachineShell(
@@ -87,10 +88,10 @@ extension Publishers {
                 downstream: subscriber,
                 makeOutput: { ($0[0].a, $0[1].b, $0[2].c, $0[3].d) })
             shell.start()
-            a.subscribe(shell.link(0, Element.first))
-            b.subscribe(shell.link(1, Element.second))
-            c.subscribe(shell.link(2, Element.third))
-            d.subscribe(shell.link(3, Element.fourth))
+            a.receive(subscriber: shell.link(0, Element.first))
+            b.receive(subscriber: shell.link(1, Element.second))
+            c.receive(subscriber: shell.link(2, Element.third))
+            d.receive(subscriber: shell.link(3, Element.fourth))
         }
     }
 }

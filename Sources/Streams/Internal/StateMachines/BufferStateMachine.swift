@@ -13,7 +13,7 @@
 ///
 /// **Completion.** A finish is delivered after the waiting values; a failure at once.
 package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
-    package typealias Action = StateMachineAction<Value, Failure, Link>
+    @usableFromInline package typealias Action = StateMachineAction<Value, Failure, Link>
 
     /// What to do with a value that arrives when the buffer is full.
     package enum Overflow: Sendable {

@@ -12,30 +12,39 @@
 /// combination is delivered); if an upstream finishes without ever producing a value, the
 /// stream never emits but still finishes only when the others do. The first failure ends the
 /// stream at once.
+@usableFromInline
 package struct CombineLatestStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsStateMachine {
-    package typealias Action = StateMachineAction<[Element], Failure, Link>
+    @usableFromInline package typealias Action = StateMachineAction<[Element], Failure, Link>
 
-    private struct Slot: CreditedUpstream {
-        var link: Link?
-        var latest: Element?
+    @usableFromInline
+    struct Slot: CreditedUpstream {
+        @usableFromInline var link: Link?
         /// What this upstream was asked for and has not yet sent.
-        var credit = Subscribers.Demand.none
-        var isFinished = false
+        @usableFromInline var credit = Subscribers.Demand.none
+        @usableFromInline var isFinished = false
+
+        @inlinable init() {}
     }
 
-    private var queue = DeliveryQueue<[Element], Failure>()
-    private var slots: [Slot]
-    private var slotsWithoutValue: Int
+    @usableFromInline var queue = DeliveryQueue<[Element], Failure>()
+    @usableFromInline var slots: [Slot]
+    /// Each upstream's latest value, by position; kept apart from `slots` so that the per-value
+    /// path neither reads nor copies an upstream's other state.
+    @usableFromInline var latest: [Element?]
+    @usableFromInline var slotsWithoutValue: Int
 
     /// A machine for `upstreamCount` upstreams at positions `0..<upstreamCount`.
+    @inlinable
     package init(upstreamCount: Int) {
         slots = Array(repeating: Slot(), count: upstreamCount)
+        latest = Array(repeating: nil, count: upstreamCount)
         slotsWithoutValue = upstreamCount
     }
 
     /// Whether a combination waits for demand.
-    package var hasWaitingCombination: Bool { queue.waitingCount > 0 }
+    @inlinable package var hasWaitingCombination: Bool { queue.waitingCount > 0 }
 
+    @inlinable
     package mutating func attach(_ link: Link, at index: Int) -> Action {
         guard !queue.isEnding, slots[index].link == nil, !slots[index].isFinished else {
             return Action(cancellations: [link])
@@ -44,15 +53,20 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
         return Action(requests: topUps())
     }
 
+    @inlinable
     package mutating func receive(_ element: Element, at index: Int) -> Action {
         guard !queue.isEnding, !slots[index].isFinished else { return .none }
         slots[index].credit -= 1
-        if slots[index].latest == nil { slotsWithoutValue -= 1 }
-        slots[index].latest = element
+        if latest[index] == nil { slotsWithoutValue -= 1 }
+        latest[index] = element
         guard slotsWithoutValue == 0 else { return .none }
-        return Action(signal: queue.offerReplacingWaiting(slots.map { $0.latest.unsafelyUnwrapped }))
+        var combination: [Element] = []
+        combination.reserveCapacity(latest.count)
+        for value in latest { combination.append(value.unsafelyUnwrapped) }
+        return Action(signal: queue.offerReplacingWaiting(combination))
     }
 
+    @inlinable
     package mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> Action {
         guard !queue.isEnding, !slots[index].isFinished else { return .none }
         slots[index].isFinished = true
@@ -66,31 +80,36 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
         return Action(signal: queue.finish(.finished))
     }
 
+    @inlinable
     package mutating func request(_ demand: Subscribers.Demand) -> Action {
         let signal = queue.addDemand(demand)
         return Action(requests: topUps(), signal: signal)
     }
 
+    @inlinable
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
         let signal = queue.didDeliver(requesting: more)
         return Action(requests: more > 0 ? topUps() : [], signal: signal)
     }
 
+    @inlinable
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
     }
 
-    private mutating func topUps() -> [UpstreamRequest<Link>] {
+    @inlinable
+    mutating func topUps() -> [UpstreamRequest<Link>] {
         queue.isEnding ? [] : slots.raiseCredits(to: queue.room)
     }
 
-    private mutating func releaseLinks() -> [Link] {
+    @inlinable
+    mutating func releaseLinks() -> [Link] {
         var links: [Link] = []
         for index in slots.indices {
             if let link = slots[index].link { links.append(link) }
             slots[index].link = nil
-            slots[index].latest = nil
+            latest[index] = nil
             slots[index].isFinished = true
         }
         return links

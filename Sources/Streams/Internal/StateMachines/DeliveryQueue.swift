@@ -1,4 +1,5 @@
 /// A signal that a state machine hands its shell to deliver downstream.
+@usableFromInline
 package enum DownstreamSignal<Value, Failure: Error> {
     /// Deliver this value, then report back with ``DownstreamStateMachine/didDeliver(requesting:)``.
     case value(Value)
@@ -18,34 +19,37 @@ extension DownstreamSignal: Equatable where Value: Equatable, Failure: Equatable
 /// that requests from inside `receive(_:)` is served by a loop, not by recursion (rule 6).
 ///
 /// A plain value with no lock and no callbacks: its owner keeps it behind a lock.
+@usableFromInline
 package struct DeliveryQueue<Value, Failure: Error> {
     /// Requested by downstream and not yet handed out.
-    package private(set) var demand = Subscribers.Demand.none
-    private var waiting = FIFOQueue<Value>()
-    private var pendingCompletion: Subscribers.Completion<Failure>?
+    @usableFromInline package var demand = Subscribers.Demand.none
+    @usableFromInline var waiting = FIFOQueue<Value>()
+    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
     /// Whether a thread holds the delivery turn.
-    package private(set) var isDelivering = false
+    @usableFromInline package var isDelivering = false
     /// Whether the completion has been handed out or downstream cancelled.
-    package private(set) var isTerminated = false
+    @usableFromInline package var isTerminated = false
 
+    @inlinable
     package init() {}
 
     /// How many values wait for demand or for the delivery turn.
-    package var waitingCount: Int { waiting.count }
+    @inlinable package var waitingCount: Int { waiting.count }
 
     /// How many more values upstreams may send before one has to wait for demand: the demand
     /// not yet covered by waiting values.
-    package var room: Subscribers.Demand { demand - waitingCount }
+    @inlinable package var room: Subscribers.Demand { demand - waitingCount }
 
     /// Whether a value offered now would be handed out at once rather than wait.
-    package var canDeliverImmediately: Bool { !isEnding && !isDelivering && demand > 0 && waiting.isEmpty }
+    @inlinable package var canDeliverImmediately: Bool { !isEnding && !isDelivering && demand > 0 && waiting.isEmpty }
 
     /// Whether the stream is over for downstream or a completion waits behind the values:
     /// upstream values are no longer accepted.
-    package var isEnding: Bool { isTerminated || pendingCompletion != nil }
+    @inlinable package var isEnding: Bool { isTerminated || pendingCompletion != nil }
 
     /// Accepts a value: hands it out at once if downstream has demand and nobody is delivering,
     /// otherwise keeps it waiting. Ignored once the stream is ending.
+    @inlinable
     package mutating func offer(_ value: Value) -> DownstreamSignal<Value, Failure>? {
         guard !isEnding else { return nil }
         if !isDelivering, demand > 0, waiting.isEmpty {
@@ -59,6 +63,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
 
     /// Like ``offer(_:)``, but a value that would wait replaces the newest waiting one, so at
     /// most one value ever waits (combineLatest's coalescing).
+    @inlinable
     package mutating func offerReplacingWaiting(_ value: Value) -> DownstreamSignal<Value, Failure>? {
         guard !isEnding else { return nil }
         if waiting.isEmpty { return offer(value) }
@@ -67,11 +72,13 @@ package struct DeliveryQueue<Value, Failure: Error> {
     }
 
     /// Drops the oldest waiting value, if any (a buffer's `.dropOldest`).
+    @inlinable
     package mutating func dropOldestWaiting() {
         if !waiting.isEmpty { _ = waiting.removeFirst() }
     }
 
     /// Adds downstream demand; hands out a waiting value if the turn is free.
+    @inlinable
     package mutating func addDemand(_ newDemand: Subscribers.Demand) -> DownstreamSignal<Value, Failure>? {
         guard !isTerminated else { return nil }
         demand += newDemand
@@ -80,6 +87,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
 
     /// Records that the value handed out was delivered and that downstream asked for `more`;
     /// hands out the next signal, or gives up the turn.
+    @inlinable
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> DownstreamSignal<Value, Failure>? {
         isDelivering = false
         guard !isTerminated else { return nil }
@@ -89,6 +97,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
 
     /// Ends the stream after the waiting values (or, with `discardingWaitingValues`, at once).
     /// Only the first completion counts.
+    @inlinable
     package mutating func finish(
         _ completion: Subscribers.Completion<Failure>,
         discardingWaitingValues: Bool = false
@@ -100,13 +109,15 @@ package struct DeliveryQueue<Value, Failure: Error> {
     }
 
     /// Downstream cancelled: nothing more is handed out.
+    @inlinable
     package mutating func cancel() {
         isTerminated = true
         waiting.removeAll()
         pendingCompletion = nil
     }
 
-    private mutating func takeTurn() -> DownstreamSignal<Value, Failure>? {
+    @inlinable
+    mutating func takeTurn() -> DownstreamSignal<Value, Failure>? {
         if !waiting.isEmpty {
             guard demand > 0 else { return nil }
             demand -= 1

@@ -1,28 +1,39 @@
 /// The shell of `merge`, `MergeMany` and `flatMap`.
+@usableFromInline
 typealias MergeShell<Downstream: Subscriber> = StateMachineShell<
     MergeStateMachine<Downstream.Input, Downstream.Failure, any Subscription>, Downstream
 >
 
 /// The subscriber a ``MergeShell`` attaches to one of its sources.
+@usableFromInline
 struct MergeSourceLink<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    let shell: MergeShell<Downstream>
-    let id: Int
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let shell: MergeShell<Downstream>
+    @usableFromInline let id: Int
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    var description: String { "Merge" }
+    @inlinable
+    init(shell: MergeShell<Downstream>, id: Int) {
+        self.shell = shell
+        self.id = id
+    }
 
+    @inlinable var description: String { "Merge" }
+
+    @inlinable
     func receive(subscription: any Subscription) {
         shell.update { $0.attach(subscription, toSource: id) }
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         shell.update { $0.receive(input, fromSource: id) }
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         shell.update { $0.complete(source: id, with: completion) }
     }
@@ -30,6 +41,7 @@ struct MergeSourceLink<Downstream: Subscriber>: Subscriber, CustomStringConverti
 
 /// Hands `subscriber` a merge of `sourceCount` sources and returns one link per source, in
 /// order, for the caller to subscribe to its sources.
+@inlinable
 func startMerge<Downstream: Subscriber>(_ subscriber: Downstream, sourceCount: Int) -> [MergeSourceLink<Downstream>] {
     let shell = MergeShell(machine: MergeStateMachine(sourceCount: sourceCount), downstream: subscriber, makeOutput: { $0 })
     shell.start()

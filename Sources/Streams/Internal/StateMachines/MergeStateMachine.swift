@@ -15,26 +15,35 @@
 /// **Completion.** The stream finishes once the outer upstream (if any) and every source have
 /// finished and the waiting values are delivered. The first failure ends it at once: waiting
 /// values are dropped and every other upstream is cancelled.
+@usableFromInline
 package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
-    package typealias Action = StateMachineAction<Value, Failure, Link>
+    @usableFromInline package typealias Action = StateMachineAction<Value, Failure, Link>
 
-    private struct Source: CreditedUpstream {
-        let id: Int
-        var link: Link?
+    @usableFromInline
+    struct Source: CreditedUpstream {
+        @usableFromInline let id: Int
+        @usableFromInline var link: Link?
         /// What this source was asked for and has not yet sent.
-        var credit: Subscribers.Demand
+        @usableFromInline var credit: Subscribers.Demand
+
+        @inlinable init(id: Int, link: Link?, credit: Subscribers.Demand) {
+            self.id = id
+            self.link = link
+            self.credit = credit
+        }
     }
 
-    private var queue = DeliveryQueue<Value, Failure>()
+    @usableFromInline var queue = DeliveryQueue<Value, Failure>()
     /// Live sources in ascending `id` order.
-    private var sources: [Source] = []
-    private var nextSourceID = 0
-    private var outerLink: Link?
-    private var outerIsFinished: Bool
-    private let maxPublishers: Subscribers.Demand
+    @usableFromInline var sources: [Source] = []
+    @usableFromInline var nextSourceID = 0
+    @usableFromInline var outerLink: Link?
+    @usableFromInline var outerIsFinished: Bool
+    @usableFromInline let maxPublishers: Subscribers.Demand
 
     /// A machine for `merge`: `sourceCount` sources with identifiers `0..<sourceCount`, no outer
     /// upstream.
+    @inlinable
     package init(sourceCount: Int) {
         outerIsFinished = true
         maxPublishers = .unlimited
@@ -43,19 +52,21 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
 
     /// A machine for `flatMap`: sources arrive from an outer upstream, at most `maxPublishers`
     /// of them live at once.
+    @inlinable
     package init(maxPublishers: Subscribers.Demand) {
         outerIsFinished = false
         self.maxPublishers = maxPublishers
     }
 
     /// The demand downstream requested and has not yet received.
-    package var outstandingDemand: Subscribers.Demand { queue.demand }
+    @inlinable package var outstandingDemand: Subscribers.Demand { queue.demand }
     /// How many values wait for demand.
-    package var waitingCount: Int { queue.waitingCount }
+    @inlinable package var waitingCount: Int { queue.waitingCount }
     /// How many sources are live (registered and not yet finished).
-    package var liveSourceCount: Int { sources.count }
+    @inlinable package var liveSourceCount: Int { sources.count }
 
     /// Finishes a merge that has no sources at all (an empty `MergeMany`).
+    @inlinable
     package mutating func finishIfNoSources() -> Action {
         guard !queue.isEnding else { return .none }
         return finishIfDone()
@@ -64,6 +75,7 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     // MARK: Outer upstream (flatMap)
 
     /// The outer upstream's subscription arrived.
+    @inlinable
     package mutating func attachOuter(_ link: Link) -> Action {
         guard !queue.isEnding, outerLink == nil, !outerIsFinished else { return Action(cancellations: [link]) }
         outerLink = link
@@ -72,12 +84,14 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
 
     /// The outer upstream sent a value: registers the source it becomes. Returns the source's
     /// identifier, or `nil` if the stream is over and the value should be dropped.
+    @inlinable
     package mutating func receiveOuterValue() -> Int? {
         guard !queue.isEnding, !outerIsFinished else { return nil }
         return registerSource()
     }
 
     /// The outer upstream completed.
+    @inlinable
     package mutating func completeOuter(_ completion: Subscribers.Completion<Failure>) -> Action {
         guard !queue.isEnding, !outerIsFinished else { return .none }
         if case .failure(let error) = completion { return fail(error, exceptSource: nil) }
@@ -89,6 +103,7 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     // MARK: Sources
 
     /// A source's subscription arrived; the source is offered the current room.
+    @inlinable
     package mutating func attach(_ link: Link, toSource id: Int) -> Action {
         guard !queue.isEnding, let index = sourceIndex(id), sources[index].link == nil else {
             return Action(cancellations: [link])
@@ -98,6 +113,7 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     }
 
     /// A source sent a value.
+    @inlinable
     package mutating func receive(_ value: Value, fromSource id: Int) -> Action {
         guard !queue.isEnding, let index = sourceIndex(id) else { return .none }
         sources[index].credit -= 1
@@ -105,6 +121,7 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     }
 
     /// A source completed.
+    @inlinable
     package mutating func complete(source id: Int, with completion: Subscribers.Completion<Failure>) -> Action {
         guard !queue.isEnding, let index = sourceIndex(id) else { return .none }
         if case .failure(let error) = completion { return fail(error, exceptSource: id) }
@@ -118,17 +135,20 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
 
     // MARK: Downstream
 
+    @inlinable
     package mutating func request(_ demand: Subscribers.Demand) -> Action {
         let signal = queue.addDemand(demand)
         return Action(requests: topUps(), signal: signal)
     }
 
+    @inlinable
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
         let signal = queue.didDeliver(requesting: more)
         // Delivering a value does not change the room; only new demand does.
         return Action(requests: more > 0 ? topUps() : [], signal: signal)
     }
 
+    @inlinable
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
@@ -136,14 +156,18 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
 
     // MARK: Helpers
 
-    private mutating func registerSource() -> Int {
+    @inlinable
+    mutating func registerSource() -> Int {
         let id = nextSourceID
         nextSourceID += 1
         sources.append(Source(id: id, link: nil, credit: .none))
         return id
     }
 
-    private func sourceIndex(_ id: Int) -> Int? {
+    @inlinable
+    func sourceIndex(_ id: Int) -> Int? {
+        // Until a source finishes, a source's position is its identifier.
+        if id < sources.count, sources[id].id == id { return id }
         var low = 0
         var high = sources.count
         while low < high {
@@ -153,16 +177,19 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
         return low < sources.count && sources[low].id == id ? low : nil
     }
 
-    private mutating func topUps() -> [UpstreamRequest<Link>] {
+    @inlinable
+    mutating func topUps() -> [UpstreamRequest<Link>] {
         queue.isEnding ? [] : sources.raiseCredits(to: queue.room)
     }
 
-    private mutating func finishIfDone() -> Action {
+    @inlinable
+    mutating func finishIfDone() -> Action {
         guard outerIsFinished, sources.isEmpty else { return .none }
         return Action(signal: queue.finish(.finished))
     }
 
-    private mutating func fail(_ error: Failure, exceptSource failedID: Int?) -> Action {
+    @inlinable
+    mutating func fail(_ error: Failure, exceptSource failedID: Int?) -> Action {
         if let failedID, let index = sourceIndex(failedID) { sources[index].link = nil }
         if failedID == nil { outerLink = nil }
         let signal = queue.finish(.failure(error), discardingWaitingValues: true)
@@ -170,7 +197,8 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     }
 
     /// Forgets every upstream and returns those that are still attached, to be cancelled.
-    private mutating func releaseLinks() -> [Link] {
+    @inlinable
+    mutating func releaseLinks() -> [Link] {
         var links = sources.compactMap(\.link)
         if let outerLink { links.append(outerLink) }
         sources = []

@@ -1,10 +1,12 @@
 /// A request a state machine asks its shell to make of one upstream.
+@usableFromInline
 package struct UpstreamRequest<Link> {
     /// The upstream's subscription.
-    package let link: Link
+    @usableFromInline package let link: Link
     /// How much to request.
-    package let demand: Subscribers.Demand
+    @usableFromInline package let demand: Subscribers.Demand
 
+    @inlinable
     package init(_ link: Link, _ demand: Subscribers.Demand) {
         self.link = link
         self.demand = demand
@@ -15,38 +17,70 @@ extension UpstreamRequest: Equatable where Link: Equatable {}
 
 /// What a state machine decided, for its shell to carry out after unlocking: cancel these
 /// upstreams, make these requests, then deliver this signal.
+@usableFromInline
 package struct StateMachineAction<Value, Failure: Error, Link> {
-    /// Upstream subscriptions to cancel.
-    package var cancellations: [Link]
-    /// Requests to make of upstream subscriptions.
-    package var requests: [UpstreamRequest<Link>]
-    /// What to deliver downstream, last.
-    package var signal: DownstreamSignal<Value, Failure>?
+    /// The cancellations and requests, together, so that the common action (only a signal)
+    /// carries no arrays: copying it then retains nothing but the signal.
+    @usableFromInline
+    struct UpstreamWork {
+        @usableFromInline var cancellations: [Link]
+        @usableFromInline var requests: [UpstreamRequest<Link>]
 
+        @inlinable init(cancellations: [Link], requests: [UpstreamRequest<Link>]) {
+            self.cancellations = cancellations
+            self.requests = requests
+        }
+    }
+
+    /// Nil when there is nothing to cancel and nothing to request.
+    @usableFromInline var upstreamWork: UpstreamWork?
+    /// What to deliver downstream, last.
+    @usableFromInline package var signal: DownstreamSignal<Value, Failure>?
+
+    @inlinable
     package init(
         cancellations: [Link] = [],
         requests: [UpstreamRequest<Link>] = [],
         signal: DownstreamSignal<Value, Failure>? = nil
     ) {
-        self.cancellations = cancellations
-        self.requests = requests
+        upstreamWork = cancellations.isEmpty && requests.isEmpty
+            ? nil : UpstreamWork(cancellations: cancellations, requests: requests)
         self.signal = signal
     }
 
+    /// Upstream subscriptions to cancel.
+    @inlinable
+    package var cancellations: [Link] {
+        get { upstreamWork?.cancellations ?? [] }
+        set { self = Self(cancellations: newValue, requests: requests, signal: signal) }
+    }
+
+    /// Requests to make of upstream subscriptions.
+    @inlinable
+    package var requests: [UpstreamRequest<Link>] {
+        get { upstreamWork?.requests ?? [] }
+        set { self = Self(cancellations: cancellations, requests: newValue, signal: signal) }
+    }
+
     /// Nothing to do.
-    package static var none: Self { Self() }
+    @inlinable package static var none: Self { Self() }
 
     /// Whether there is nothing to do.
-    package var isEmpty: Bool { cancellations.isEmpty && requests.isEmpty && signal == nil }
+    @inlinable package var isEmpty: Bool { upstreamWork == nil && signal == nil }
 }
 
-extension StateMachineAction: Equatable where Value: Equatable, Failure: Equatable, Link: Equatable {}
+extension StateMachineAction: Equatable where Value: Equatable, Failure: Equatable, Link: Equatable {
+    @inlinable package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.cancellations == rhs.cancellations && lhs.requests == rhs.requests && lhs.signal == rhs.signal
+    }
+}
 
 /// A lock-free, callback-free description of an operator's state, driven by its shell.
 ///
 /// Each event is a mutating method that returns the ``StateMachineAction`` the shell must carry
 /// out once it has released its lock. Machines are generic over `Link`, the handle of an upstream
 /// subscription, so that their tests can use plain values in place of subscriptions.
+@usableFromInline
 package protocol DownstreamStateMachine {
     /// What the machine hands out for delivery.
     associatedtype Value
@@ -64,6 +98,7 @@ package protocol DownstreamStateMachine {
 }
 
 /// An upstream that is asked for demand in advance and counts what it still owes.
+@usableFromInline
 package protocol CreditedUpstream {
     associatedtype Link
     /// The upstream's subscription, once it has arrived.
@@ -76,6 +111,7 @@ extension MutableCollection where Element: CreditedUpstream {
     /// Raises the credit of every attached upstream to `room`, the demand downstream has not yet
     /// had covered, and returns the requests that does. An upstream already asked for that much
     /// is not asked again.
+    @inlinable
     package mutating func raiseCredits(to room: Subscribers.Demand) -> [UpstreamRequest<Element.Link>] {
         guard room > 0 else { return [] }
         var requests: [UpstreamRequest<Element.Link>] = []

@@ -7,17 +7,19 @@
 /// from inside `receive(_:)` is served by this loop rather than by recursion (rule 6).
 ///
 /// Operators subclass it (or use it as is) and route their upstream signals to ``update(_:)``.
+@usableFromInline
 package class StateMachineShell<Machine: DownstreamStateMachine, Downstream: Subscriber>: Subscription, @unchecked Sendable
 where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
-    package typealias Action = StateMachineAction<Machine.Value, Machine.Failure, Machine.Link>
+    @usableFromInline package typealias Action = StateMachineAction<Machine.Value, Machine.Failure, Machine.Link>
 
     // `lock` protects `machine` and `downstream`; `downstream` is nil once the completion has
     // been handed out or downstream cancelled. `makeOutput` is immutable.
-    private let lock = Lock()
-    private var machine: Machine
-    private var downstream: Downstream?
-    private let makeOutput: (Machine.Value) -> Downstream.Input
+    @usableFromInline final let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) final var machine: Machine
+    @usableFromInline @exclusivity(unchecked) final var downstream: Downstream?
+    @usableFromInline final let makeOutput: (Machine.Value) -> Downstream.Input
 
+    @inlinable
     package init(machine: Machine, downstream: Downstream, makeOutput: @escaping (Machine.Value) -> Downstream.Input) {
         self.machine = machine
         self.downstream = downstream
@@ -26,12 +28,14 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
 
     /// Hands downstream this shell as its subscription. Call it once, before subscribing to any
     /// upstream, so that nothing can reach downstream before its subscription (rule 1).
+    @inlinable
     package final func start() {
         let target = lock.withLock { downstream }
         target?.receive(subscription: self)
     }
 
     /// Runs `event` on the machine under the lock, then carries out its action.
+    @inlinable
     package final func update(_ event: (inout Machine) -> Action) {
         lock.lock()
         let action = event(&machine)
@@ -41,6 +45,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     }
 
     /// Runs `event` on the machine under the lock, carries out its action, and returns its result.
+    @inlinable
     package final func update<Result>(_ event: (inout Machine) -> (Result, Action)) -> Result {
         lock.lock()
         let (result, action) = event(&machine)
@@ -50,11 +55,13 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         return result
     }
 
+    @inlinable
     package final func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         update { $0.request(demand) }
     }
 
+    @inlinable
     package final func cancel() {
         lock.lock()
         let action = machine.cancel()
@@ -67,26 +74,30 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
 
     // Called with the lock held: the subscriber that receives `signal`. A completion takes the
     // subscriber out, so that it is released once it has been told (rule 8).
-    private func takeTarget(for signal: DownstreamSignal<Machine.Value, Machine.Failure>?) -> Downstream? {
+    @inlinable
+    final func takeTarget(for signal: DownstreamSignal<Machine.Value, Machine.Failure>?) -> Downstream? {
         switch signal {
-        case nil:
+        case .none:
             return nil
-        case .value:
+        case .some(.value):
             return downstream
-        case .completion:
+        case .some(.completion):
             let target = downstream
             downstream = nil
             return target
         }
     }
 
-    private func carryOut(_ firstAction: Action, target firstTarget: Downstream?) {
+    @inlinable
+    final func carryOut(_ firstAction: consuming Action, target firstTarget: consuming Downstream?) {
         var action = firstAction
         var target = firstTarget
         while true {
-            for link in action.cancellations { link.cancel() }
-            for request in action.requests { request.link.request(request.demand) }
-            switch action.signal {
+            if let work = action.upstreamWork.take() {
+                for link in work.cancellations { link.cancel() }
+                for request in work.requests { request.link.request(request.demand) }
+            }
+            switch action.signal.take() {
             case nil:
                 return
             case .completion(let completion):

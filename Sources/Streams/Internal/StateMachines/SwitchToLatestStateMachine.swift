@@ -10,7 +10,7 @@
 /// have both finished. A failure of either ends it at once and cancels the other. Values from a
 /// replaced inner publisher are ignored.
 package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
-    package typealias Action = StateMachineAction<Value, Failure, Link>
+    @usableFromInline package typealias Action = StateMachineAction<Value, Failure, Link>
 
     private struct Inner: CreditedUpstream {
         let id: Int

@@ -11,7 +11,7 @@
 /// its failure fails it. With `prefix(untilOutputFrom:)` the other publisher's value finishes
 /// the stream and its completion is ignored.
 package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
-    package typealias Action = StateMachineAction<Value, Failure, Link>
+    @usableFromInline package typealias Action = StateMachineAction<Value, Failure, Link>
 
     /// Which operator the machine is for.
     package enum Mode: Sendable {

@@ -7,43 +7,60 @@
 /// **Completion.** Zip finishes as soon as an upstream has finished and none of its values is
 /// left waiting, since no further tuple can be formed; the other upstreams are cancelled and
 /// tuples already formed are delivered first. The first failure ends the stream at once.
+@usableFromInline
 package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsStateMachine {
-    package typealias Action = StateMachineAction<[Element], Failure, Link>
+    @usableFromInline package typealias Action = StateMachineAction<[Element], Failure, Link>
 
-    private struct Slot {
-        var link: Link?
-        var waiting = FIFOQueue<Element>()
-        var isFinished = false
-    }
+    // Per upstream, by position: its subscription, its values waiting for their counterparts,
+    // and whether it has finished. Kept in parallel arrays so that the per-value path touches
+    // them in place and never copies an upstream's state.
+    @usableFromInline var links: [Link?]
+    @usableFromInline var waiting: [FIFOQueue<Element>]
+    @usableFromInline var finished: [Bool]
+    /// How many upstreams have at least one value waiting.
+    @usableFromInline var upstreamsWithValues = 0
+    /// Whether some upstream has finished (its waiting values may still form tuples).
+    @usableFromInline var someUpstreamFinished = false
 
-    private var queue = DeliveryQueue<[Element], Failure>()
-    private var slots: [Slot]
+    @usableFromInline var queue = DeliveryQueue<[Element], Failure>()
     /// Everything downstream has requested so far; each upstream has been asked for it.
-    private var requested = Subscribers.Demand.none
+    @usableFromInline var requested = Subscribers.Demand.none
 
     /// A machine for `upstreamCount` upstreams at positions `0..<upstreamCount`.
+    @inlinable
     package init(upstreamCount: Int) {
-        slots = Array(repeating: Slot(), count: upstreamCount)
+        links = Array(repeating: nil, count: upstreamCount)
+        waiting = Array(repeating: FIFOQueue(), count: upstreamCount)
+        finished = Array(repeating: false, count: upstreamCount)
     }
 
     /// How many values of the upstream at `index` wait for their counterparts.
-    package func waitingCount(at index: Int) -> Int { slots[index].waiting.count }
+    @inlinable
+    package func waitingCount(at index: Int) -> Int { waiting[index].count }
 
+    @inlinable
     package mutating func attach(_ link: Link, at index: Int) -> Action {
-        guard !queue.isEnding, slots[index].link == nil, !slots[index].isFinished else {
+        guard !queue.isEnding, links[index] == nil, !finished[index] else {
             return Action(cancellations: [link])
         }
-        slots[index].link = link
+        links[index] = link
         return requested > 0 ? Action(requests: [UpstreamRequest(link, requested)]) : .none
     }
 
+    @inlinable
     package mutating func receive(_ element: Element, at index: Int) -> Action {
-        guard !queue.isEnding, !slots[index].isFinished else { return .none }
-        slots[index].waiting.append(element)
-        guard slots.allSatisfy({ !$0.waiting.isEmpty }) else { return .none }
-        let tuple = slots.indices.map { slots[$0].waiting.removeFirst() }
+        guard !queue.isEnding, !finished[index] else { return .none }
+        if waiting[index].isEmpty { upstreamsWithValues += 1 }
+        waiting[index].append(element)
+        guard upstreamsWithValues == waiting.count else { return .none }
+        var tuple: [Element] = []
+        tuple.reserveCapacity(waiting.count)
+        for position in waiting.indices {
+            tuple.append(waiting[position].removeFirst())
+            if waiting[position].isEmpty { upstreamsWithValues -= 1 }
+        }
         let signal = queue.offer(tuple)
-        guard slots.contains(where: { $0.isFinished && $0.waiting.isEmpty }) else {
+        guard someUpstreamFinished, waiting.indices.contains(where: { finished[$0] && waiting[$0].isEmpty }) else {
             return Action(signal: signal)
         }
         var action = finish(.finished)
@@ -51,50 +68,61 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
         return action
     }
 
+    @inlinable
     package mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> Action {
-        guard !queue.isEnding, !slots[index].isFinished else { return .none }
-        slots[index].isFinished = true
-        slots[index].link = nil
+        guard !queue.isEnding, !finished[index] else { return .none }
+        finished[index] = true
+        someUpstreamFinished = true
+        links[index] = nil
         if case .failure = completion { return finish(completion) }
-        return slots[index].waiting.isEmpty ? finish(.finished) : .none
+        return waiting[index].isEmpty ? finish(.finished) : .none
     }
 
+    @inlinable
     package mutating func request(_ demand: Subscribers.Demand) -> Action {
         guard !queue.isEnding else { return .none }
         let signal = queue.addDemand(demand)
         return Action(requests: forward(demand), signal: signal)
     }
 
+    @inlinable
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
         let signal = queue.didDeliver(requesting: more)
         return Action(requests: queue.isEnding ? [] : forward(more), signal: signal)
     }
 
+    @inlinable
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
     }
 
-    private mutating func forward(_ demand: Subscribers.Demand) -> [UpstreamRequest<Link>] {
+    @inlinable
+    mutating func forward(_ demand: Subscribers.Demand) -> [UpstreamRequest<Link>] {
         guard demand > 0 else { return [] }
         requested += demand
-        return slots.compactMap { slot in slot.link.map { UpstreamRequest($0, demand) } }
+        return links.compactMap { link in link.map { UpstreamRequest($0, demand) } }
     }
 
     /// Ends the stream and cancels the upstreams still attached; a failure drops the tuples
     /// waiting for delivery.
-    private mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Action {
+    @inlinable
+    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Action {
         let isFailure = if case .failure = completion { true } else { false }
         let signal = queue.finish(completion, discardingWaitingValues: isFailure)
         return Action(cancellations: releaseLinks(), signal: signal)
     }
 
-    private mutating func releaseLinks() -> [Link] {
-        var links: [Link] = []
-        for index in slots.indices {
-            if let link = slots[index].link { links.append(link) }
-            slots[index] = Slot(link: nil, waiting: FIFOQueue(), isFinished: true)
+    @inlinable
+    mutating func releaseLinks() -> [Link] {
+        let attached = links.compactMap { $0 }
+        for index in links.indices {
+            links[index] = nil
+            waiting[index] = FIFOQueue()
+            finished[index] = true
         }
-        return links
+        upstreamsWithValues = 0
+        someUpstreamFinished = true
+        return attached
     }
 }
