@@ -127,11 +127,12 @@ public final class FetchedResultsController<Object: ManagedObject> {
 
     /// The first index whose object does not sort before `object`.
     func insertionIndex(for object: Object) -> Int {
+        let probe = sortKeys.probe(object)
         var low = 0
         var high = fetchedObjects.count
         while low < high {
             let middle = (low + high) / 2
-            if isOrderedBefore(fetchedObjects[middle], object) { low = middle + 1 } else { high = middle }
+            if sortKeys.isOrdered(fetchedObjects[middle], before: probe) { low = middle + 1 } else { high = middle }
         }
         return low
     }
