@@ -92,16 +92,61 @@ struct SortKeys<Object: ManagedObject> {
         return Self.tieBreak(lhs, probe.object)
     }
 
+    /// The keys of a sorted array of objects, kept beside it, so that a binary search compares
+    /// keys in one contiguous array instead of reading each object it visits (a cache miss or
+    /// more apiece in a large result).
+    struct KeyColumn {
+        fileprivate var values: [SortValue] = []
+    }
+
+    /// The keys of `objects`, read now.
+    func keyColumn(for objects: [Object]) -> KeyColumn {
+        var column = KeyColumn()
+        column.values.reserveCapacity(objects.count * reads.count)
+        for object in objects {
+            for read in reads { column.values.append(read?(object) ?? .unknown) }
+        }
+        return column
+    }
+
+    /// Inserts the probed object's keys as those of row `row`.
+    func insert(_ probe: Probe, atRow row: Int, in column: inout KeyColumn) {
+        column.values.insert(contentsOf: probe.keys, at: row * reads.count)
+    }
+
+    /// Removes the keys of row `row`.
+    func removeRow(_ row: Int, from column: inout KeyColumn) {
+        column.values.removeSubrange((row * reads.count)..<((row + 1) * reads.count))
+    }
+
+    /// Makes the probed object's keys those of row `row`.
+    func replaceRow(_ row: Int, with probe: Probe, in column: inout KeyColumn) {
+        column.values.replaceSubrange((row * reads.count)..<((row + 1) * reads.count), with: probe.keys)
+    }
+
+    /// Whether `objects[row]`, whose keys are row `row` of `keys`, comes before the probed
+    /// object; the object itself is read only when the keys tie or a descriptor must decide.
+    func isOrdered(row: Int, of objects: [Object], keys: KeyColumn, before probe: Probe) -> Bool {
+        let width = reads.count
+        for column in 0..<width {
+            let result = compare(column, keys.values[row * width + column], probe.keys[column], objects[row], probe.object)
+            if result != .orderedSame { return result == .orderedAscending }
+        }
+        return Self.tieBreak(objects[row], probe.object)
+    }
+
     static func tieBreak(_ lhs: Object, _ rhs: Object) -> Bool {
         guard let left = lhs.objectID, let right = rhs.objectID else { return ObjectIdentifier(lhs) < ObjectIdentifier(rhs) }
         return left < right
     }
 
-    private func compare(_ column: Int, _ lhs: SortValue, _ rhs: SortValue, _ left: Object, _ right: Object) -> ComparisonResult {
+    private func compare(
+        _ column: Int, _ lhs: SortValue, _ rhs: SortValue, _ left: @autoclosure () -> Object, _ right: @autoclosure () -> Object
+    ) -> ComparisonResult {
         let info = infos[column]
         // A column without a key, or with values of a type we do not know: the descriptor decides.
         guard !info.byDescriptor, let result = compareSortValues(lhs, rhs, strings: info.strings) else {
-            return descriptors[column].compare(left, right)
+            return descriptors[column].compare(left(), right())
         }
         return info.reverse ? result.reversed : result
     }
