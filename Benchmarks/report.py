@@ -111,6 +111,10 @@ def main(path):
         row(f"C3 applyingChanges, k = {k:,} of 100,000", f"C3-{k} Streams", f"C3-{k} rebuild", "map rebuild",
             "k = 1 under 1% of the rebuild" if k == 1 else "—",
             (lambda o, p: o <= p / 100) if k == 1 else (lambda o, p: True))
+    for k in (1, 100, 10_000):
+        row(f"C3 board.rows.apply in place, k = {k:,} of 100,000", f"C3-{k} in place", f"C3-{k} rebuild", "map rebuild",
+            "k = 1 under 1% of the rebuild" if k == 1 else "—",
+            (lambda o, p: o <= p / 100) if k == 1 else (lambda o, p: True))
     row("D1 insert 100,000 objects in one save (SQLite)", "D1 Streams", "D1 raw SQLite", "raw loop",
         "≤ 3× the raw loop", lambda o, p: o / p <= 3)
     row("D2 fetch 100,000 objects sorted (SQLite)", "D2 Streams", "D2 raw SQLite", "raw select",

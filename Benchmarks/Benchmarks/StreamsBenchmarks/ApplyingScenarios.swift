@@ -36,6 +36,19 @@ func registerApplyingScenarios() {
             blackHole(board.rows.count)
             withExtendedLifetime(cancellable) {}
         }
+        // The same changes applied to the property in place: nothing subscribes to `$rows`, so
+        // `@Published` mutates its array without copying it.
+        Benchmark("C3-\(changes) in place", configuration: .init(scalingFactor: .one, maxIterations: 50)) { benchmark in
+            let board = Board()
+            board.rows = source.map(RowViewModel.init)
+            let differences = PassthroughSubject<CollectionDifference<Int>, Never>()
+            let cancellable = differences.sink { difference in board.rows.apply(difference) { RowViewModel($0) } }
+            benchmark.startMeasurement()
+            differences.send(difference)
+            benchmark.stopMeasurement()
+            blackHole(board.rows.count)
+            withExtendedLifetime(cancellable) {}
+        }
         Benchmark("C3-\(changes) rebuild", configuration: .init(scalingFactor: .one, maxIterations: 50)) { benchmark in
             let board = Board()
             board.rows = source.map(RowViewModel.init)

@@ -51,6 +51,8 @@ func registerLiveScenarios() {
                     try! view.save()
                 }
                 benchmark.stopMeasurement()
+                // Otherwise `rows` may be released (100,000 releases) before the measurement stops.
+                withExtendedLifetime(rows) {}
             }
             precondition(delivered == saves + 2, "every save must deliver one difference")
             withExtendedLifetime(cancellable) {}

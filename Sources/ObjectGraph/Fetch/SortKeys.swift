@@ -9,51 +9,54 @@ import Foundation
 /// descriptor whose values are of another type is compared by the descriptor itself. Ties are
 /// broken by object ID, so the order is total and stable across fetches.
 struct SortKeys<Object: ManagedObject> {
-    private enum Column {
-        case extracted(SortDescriptor<Object>, keyPath: PartialKeyPath<Object>, strings: String.StandardComparator?)
-        case descriptor(SortDescriptor<Object>)
-
-        var info: KeyTable.ColumnInfo {
-            switch self {
-            case let .extracted(descriptor, _, strings): KeyTable.ColumnInfo(reverse: descriptor.order == .reverse, strings: strings, byDescriptor: false)
-            case .descriptor: KeyTable.ColumnInfo(reverse: false, strings: nil, byDescriptor: true)
-            }
-        }
-    }
-
-
-    private let columns: [Column]
+    // One entry per descriptor in each array. The arrays are of non-generic types, so that a
+    // comparison (a binary search makes many) runs little generic code.
+    private let descriptors: [SortDescriptor<Object>]
+    private let infos: [KeyTable.ColumnInfo]
+    /// Reads a column's key; `nil` for a column compared by its descriptor alone.
+    private let reads: [((ManagedObject) -> SortValue)?]
 
     init(_ descriptors: [SortDescriptor<Object>]) {
-        columns = descriptors.map { descriptor in
-            guard let keyPath = descriptor.keyPath else { return .descriptor(descriptor) }
+        self.descriptors = descriptors
+        infos = descriptors.map { descriptor in
+            guard descriptor.keyPath != nil else { return KeyTable.ColumnInfo(reverse: false, strings: nil, byDescriptor: true) }
             var strings = descriptor.stringComparator
             strings?.order = .forward
-            return .extracted(descriptor, keyPath: keyPath, strings: strings)
+            return KeyTable.ColumnInfo(reverse: descriptor.order == .reverse, strings: strings, byDescriptor: false)
+        }
+        reads = descriptors.map { descriptor in descriptor.keyPath.map(Self.reader) }
+    }
+
+    /// Reads a key through a key path of its own type when the type is a common one, so that
+    /// reading it neither boxes the value in `Any` nor tries a list of casts.
+    private static func reader(_ keyPath: PartialKeyPath<Object>) -> (ManagedObject) -> SortValue {
+        // Only objects of type `Object` are ever read.
+        switch keyPath {
+        case let typed as KeyPath<Object, Int>: return { .integer(Int64(unsafeDowncast($0, to: Object.self)[keyPath: typed])) }
+        case let typed as KeyPath<Object, String>: return { .string(unsafeDowncast($0, to: Object.self)[keyPath: typed]) }
+        case let typed as KeyPath<Object, Double>: return { .double(unsafeDowncast($0, to: Object.self)[keyPath: typed]) }
+        case let typed as KeyPath<Object, Date>: return { .date(unsafeDowncast($0, to: Object.self)[keyPath: typed]) }
+        case let typed as KeyPath<Object, Int64>: return { .integer(unsafeDowncast($0, to: Object.self)[keyPath: typed]) }
+        case let typed as KeyPath<Object, UUID>: return { .uuid(unsafeDowncast($0, to: Object.self)[keyPath: typed]) }
+        default: return { Self.value(unsafeDowncast($0, to: Object.self)[keyPath: keyPath]) }
         }
     }
 
     /// `objects` in the descriptors' order, ties broken by object ID.
     func sorted(_ objects: [Object]) -> [Object] {
-        guard !objects.isEmpty, !columns.isEmpty else { return objects.sorted(by: Self.tieBreak) }
+        guard !objects.isEmpty, !descriptors.isEmpty else { return objects.sorted(by: Self.tieBreak) }
         // The comparisons run on a non-generic table of keys: no generic code, no key-path
         // reads and no dynamic casts inside the n log n part.
-        var table = KeyTable(columns: columns.map(\.info))
-        table.keys.reserveCapacity(objects.count * columns.count)
+        var table = KeyTable(columns: infos)
+        table.keys.reserveCapacity(objects.count * reads.count)
         for object in objects {
-            for column in columns {
-                if case let .extracted(_, keyPath, _) = column {
-                    table.keys.append(Self.value(object[keyPath: keyPath]))
-                } else {
-                    table.keys.append(.unknown)
-                }
-            }
+            for read in reads { table.keys.append(read?(object) ?? .unknown) }
         }
         let ids = objects.map(\.objectID)
         let order = objects.indices.sorted { left, right in
             if let result = table.compare(left, right), result != .orderedSame { return result == .orderedAscending }
             if table.needsDescriptors(left, right) {
-                for column in columns {
+                for column in infos.indices {
                     let result = compare(column, .unknown, .unknown, objects[left], objects[right])
                     if result != .orderedSame { return result == .orderedAscending }
                 }
@@ -66,17 +69,70 @@ struct SortKeys<Object: ManagedObject> {
     /// Whether `lhs` comes before `rhs` (the same total order as ``sorted(_:)``), reading
     /// each key once.
     func areInIncreasingOrder(_ lhs: Object, _ rhs: Object) -> Bool {
-        for column in columns {
-            var left = SortValue.unknown
-            var right = SortValue.unknown
-            if case let .extracted(_, keyPath, _) = column {
-                left = Self.value(lhs[keyPath: keyPath])
-                right = Self.value(rhs[keyPath: keyPath])
-            }
-            let result = compare(column, left, right, lhs, rhs)
+        isOrdered(lhs, before: probe(rhs))
+    }
+
+    /// An object with its keys read, to compare with many others (as a binary search does).
+    struct Probe {
+        let object: Object
+        fileprivate let keys: [SortValue]
+    }
+
+    /// `object` with its keys read now.
+    func probe(_ object: Object) -> Probe {
+        Probe(object: object, keys: reads.map { $0?(object) ?? .unknown })
+    }
+
+    /// Whether `lhs` comes before the probed object, in the order of ``sorted(_:)``.
+    func isOrdered(_ lhs: Object, before probe: Probe) -> Bool {
+        for column in 0..<reads.count {
+            let result = compare(column, reads[column]?(lhs) ?? .unknown, probe.keys[column], lhs, probe.object)
             if result != .orderedSame { return result == .orderedAscending }
         }
-        return Self.tieBreak(lhs, rhs)
+        return Self.tieBreak(lhs, probe.object)
+    }
+
+    /// The keys of a sorted array of objects, kept beside it, so that a binary search compares
+    /// keys in one contiguous array instead of reading each object it visits (a cache miss or
+    /// more apiece in a large result).
+    struct KeyColumn {
+        fileprivate var values: [SortValue] = []
+    }
+
+    /// The keys of `objects`, read now.
+    func keyColumn(for objects: [Object]) -> KeyColumn {
+        var column = KeyColumn()
+        column.values.reserveCapacity(objects.count * reads.count)
+        for object in objects {
+            for read in reads { column.values.append(read?(object) ?? .unknown) }
+        }
+        return column
+    }
+
+    /// Inserts the probed object's keys as those of row `row`.
+    func insert(_ probe: Probe, atRow row: Int, in column: inout KeyColumn) {
+        column.values.insert(contentsOf: probe.keys, at: row * reads.count)
+    }
+
+    /// Removes the keys of row `row`.
+    func removeRow(_ row: Int, from column: inout KeyColumn) {
+        column.values.removeSubrange((row * reads.count)..<((row + 1) * reads.count))
+    }
+
+    /// Makes the probed object's keys those of row `row`.
+    func replaceRow(_ row: Int, with probe: Probe, in column: inout KeyColumn) {
+        column.values.replaceSubrange((row * reads.count)..<((row + 1) * reads.count), with: probe.keys)
+    }
+
+    /// Whether `objects[row]`, whose keys are row `row` of `keys`, comes before the probed
+    /// object; the object itself is read only when the keys tie or a descriptor must decide.
+    func isOrdered(row: Int, of objects: [Object], keys: KeyColumn, before probe: Probe) -> Bool {
+        let width = reads.count
+        for column in 0..<width {
+            let result = compare(column, keys.values[row * width + column], probe.keys[column], objects[row], probe.object)
+            if result != .orderedSame { return result == .orderedAscending }
+        }
+        return Self.tieBreak(objects[row], probe.object)
     }
 
     static func tieBreak(_ lhs: Object, _ rhs: Object) -> Bool {
@@ -84,17 +140,16 @@ struct SortKeys<Object: ManagedObject> {
         return left < right
     }
 
-    private func compare(_ column: Column, _ lhs: SortValue, _ rhs: SortValue, _ left: Object, _ right: Object) -> ComparisonResult {
-        switch column {
-        case .descriptor(let descriptor):
-            return descriptor.compare(left, right)
-        case let .extracted(descriptor, _, strings):
-            // A value type we do not know how to compare: the descriptor decides.
-            guard let result = compareSortValues(lhs, rhs, strings: strings) else { return descriptor.compare(left, right) }
-            return descriptor.order == .forward ? result : result.reversed
+    private func compare(
+        _ column: Int, _ lhs: SortValue, _ rhs: SortValue, _ left: @autoclosure () -> Object, _ right: @autoclosure () -> Object
+    ) -> ComparisonResult {
+        let info = infos[column]
+        // A column without a key, or with values of a type we do not know: the descriptor decides.
+        guard !info.byDescriptor, let result = compareSortValues(lhs, rhs, strings: info.strings) else {
+            return descriptors[column].compare(left(), right())
         }
+        return info.reverse ? result.reversed : result
     }
-
 
     private static func value(_ any: Any) -> SortValue {
         switch any {

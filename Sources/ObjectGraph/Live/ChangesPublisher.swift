@@ -51,12 +51,12 @@ public struct ChangesPublisher<Object: ManagedObject>: Publisher {
                 CollectionDifference<Object>.Change.insert(offset: offset, element: object, associatedWith: nil)
             }
             subscription.update { pending in
-                if let difference = CollectionDifference(initial) { pending.append(difference) }
+                if let difference = CollectionDifference(initial) { pending.append(difference, movesAreMarked: true) }
             }
             // Weak: after a cancel from another thread, or a failure in the middle of a batch,
             // the subscription can be gone before the controller hears its last change.
             controller.onDifference = { [weak subscription] difference in
-                subscription?.update { $0.append(difference) }
+                subscription?.update { $0.append(difference, movesAreMarked: true) }
             }
             controller.onError = { [weak subscription] error in subscription?.fail(error) }
             subscription.attach(controller: controller, stop: { [weak controller] in controller?.stop() })

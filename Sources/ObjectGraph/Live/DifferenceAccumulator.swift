@@ -9,17 +9,36 @@
 struct DifferenceAccumulator<Element: Hashable> {
     private(set) var removals: [(offset: Int, element: Element)] = []
     private(set) var insertions: [(offset: Int, element: Element)] = []
+    /// The only difference appended since the last `take()` when its moves were already marked
+    /// by the rule of `take()`: folding it in and composing it again would give it back
+    /// unchanged, so it is folded only if a second one arrives.
+    private var single: CollectionDifference<Element>?
 
     init() {}
 
     /// Whether nothing is pending.
-    var isEmpty: Bool { removals.isEmpty && insertions.isEmpty }
+    var isEmpty: Bool { single == nil && removals.isEmpty && insertions.isEmpty }
 
     /// How many changes are pending (the memory the accumulator holds).
-    var count: Int { removals.count + insertions.count }
+    var count: Int { (single.map { $0.removals.count + $0.insertions.count } ?? 0) + removals.count + insertions.count }
 
-    /// Folds in the difference from the current state to a new one.
-    mutating func append(_ difference: CollectionDifference<Element>) {
+    /// Folds in the difference from the current state to a new one. Pass `movesAreMarked` when
+    /// an element both removed and inserted in `difference` is associated exactly when its rank
+    /// among the untouched elements changes (as ``FetchedResultsController`` reports them).
+    mutating func append(_ difference: CollectionDifference<Element>, movesAreMarked: Bool = false) {
+        guard !difference.isEmpty else { return }
+        if movesAreMarked, isEmpty {
+            single = difference
+            return
+        }
+        if let single {
+            self.single = nil
+            fold(single)
+        }
+        fold(difference)
+    }
+
+    private mutating func fold(_ difference: CollectionDifference<Element>) {
         for removal in difference.removals.reversed() {
             guard case let .remove(offset, element, _) = removal else { continue }
             remove(atCurrentOffset: offset, element: element)
@@ -39,6 +58,7 @@ struct DifferenceAccumulator<Element: Hashable> {
     mutating func take() -> CollectionDifference<Element>? {
         guard !isEmpty else { return nil }
         defer { self = DifferenceAccumulator() }
+        if let single { return single }
         let removalOffsets = removals.map(\.offset)
         let insertionOffsets = insertions.map(\.offset)
         var removedAt: [Element: Int] = [:]

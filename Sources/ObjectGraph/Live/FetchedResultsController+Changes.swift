@@ -36,6 +36,7 @@ extension FetchedResultsController {
         }
         if affected.count == 1, let object = affected.first, let index = oldIndex[ObjectIdentifier(object)],
            staysInPlace(object, at: index, previousValues: change) {
+            sortKeys.replaceRow(index, with: sortKeys.probe(object), in: &fetchedKeys)
             report(affected: affected, oldIndex: oldIndex, newIndex: oldIndex, oldTable: sectionTable,
                    deletedSections: [], createdSectionNames: [])
             return
@@ -45,6 +46,7 @@ extension FetchedResultsController {
         var deletedSections: [Int] = []
         for (identity, index) in oldIndex.sorted(by: { $0.value > $1.value }) {
             fetchedObjects.remove(at: index)
+            sortKeys.removeRow(index, from: &fetchedKeys)
             fetchedIdentities.remove(identity)
             if sectionNameKeyPath != nil, let emptied = sectionTable.removeItem(atFlatIndex: index) {
                 deletedSections.append(emptied)
@@ -65,8 +67,10 @@ extension FetchedResultsController {
         }
         var createdSectionNames: [String] = []
         for object in included {
-            let index = insertionIndex(for: object)
+            let probe = sortKeys.probe(object)
+            let index = insertionIndex(for: probe)
             fetchedObjects.insert(object, at: index)
+            sortKeys.insert(probe, atRow: index, in: &fetchedKeys)
             fetchedIdentities.insert(ObjectIdentifier(object))
             if let keyPath = sectionNameKeyPath {
                 let name = object[keyPath: keyPath]

@@ -30,6 +30,9 @@ public final class FetchedResultsController<Object: ManagedObject> {
     /// The matching objects in order; empty until ``performFetch()``.
     public internal(set) var fetchedObjects: [Object] = []
     var fetchedIdentities: Set<ObjectIdentifier> = []
+    /// The sort keys of `fetchedObjects`, row for row, as of the last batch applied (the
+    /// "previous values" of the next one).
+    var fetchedKeys = SortKeys<Object>.KeyColumn()
     var sectionTable = SectionTable()
     let refreshPaths: RefreshPaths
     let entityNames: Set<String>
@@ -68,6 +71,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
         unwindowed.fetchOffset = 0
         let objects = try managedObjectContext.fetch(unwindowed)  // already in the total order
         fetchedObjects = objects
+        fetchedKeys = sortKeys.keyColumn(for: objects)
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))
         sectionTable = sectionNameKeyPath.map { keyPath in SectionTable(sortedNames: objects.lazy.map { $0[keyPath: keyPath] }) } ?? SectionTable()
         if observation == nil {
@@ -127,11 +131,16 @@ public final class FetchedResultsController<Object: ManagedObject> {
 
     /// The first index whose object does not sort before `object`.
     func insertionIndex(for object: Object) -> Int {
+        insertionIndex(for: sortKeys.probe(object))
+    }
+
+    /// The first index whose object does not sort before the probed one.
+    func insertionIndex(for probe: SortKeys<Object>.Probe) -> Int {
         var low = 0
         var high = fetchedObjects.count
         while low < high {
             let middle = (low + high) / 2
-            if isOrderedBefore(fetchedObjects[middle], object) { low = middle + 1 } else { high = middle }
+            if sortKeys.isOrdered(row: middle, of: fetchedObjects, keys: fetchedKeys, before: probe) { low = middle + 1 } else { high = middle }
         }
         return low
     }

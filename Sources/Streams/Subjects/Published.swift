@@ -27,9 +27,26 @@ public struct Published<Value> {
     }
 
     /// The property's value. Setting it notifies `objectWillChange`, then the publisher.
+    ///
+    /// A mutation through the property (`rows.append(row)`, `rows.apply(difference) { … }`)
+    /// notifies `objectWillChange` first. While nothing subscribes to `$property` it then
+    /// changes the value in place, so that a large array is not copied; otherwise it changes a
+    /// copy, sends that to the subscribers and then stores it, as setting does. As with any
+    /// stored property, reading the property from inside its own in-place mutation is an
+    /// overlapping access.
     public var wrappedValue: Value {
         get { storage.value }
         nonmutating set { storage.set(newValue) }
+        nonmutating _modify {
+            storage.objectWillChange?.send()
+            if storage.releaseSubjectIfIdle() {
+                yield &storage.value
+            } else {
+                var value = storage.value
+                yield &value
+                storage.publishAndStore(value)
+            }
+        }
     }
 
     /// A publisher of the current value and every later one.
@@ -75,8 +92,22 @@ public struct Published<Value> {
 
         func set(_ newValue: Value) {
             objectWillChange?.send()
+            publishAndStore(newValue)
+        }
+
+        /// Sends `newValue` to the subscribers, then makes it the value (Combine's `willSet`).
+        func publishAndStore(_ newValue: Value) {
             lazySubject?.send(newValue)
             value = newValue
+        }
+
+        /// Drops the subject if nobody subscribes to it, so that `value` is the only reference
+        /// to the value and can change in place; returns whether there is no subject now. A
+        /// later subscription makes a new subject from the current value, so no subscriber can
+        /// tell.
+        func releaseSubjectIfIdle() -> Bool {
+            if let lazySubject, lazySubject.core.subscriberCount == 0 { self.lazySubject = nil }
+            return lazySubject == nil
         }
     }
 }
