@@ -19,7 +19,7 @@ public struct ObjectsDidChange: CustomStringConvertible {
     public let isMerge: Bool
     /// The values changed slots had when the previous notification was posted, so that an
     /// observer can find where an object stood before (see ``withPreviousValues(_:)``).
-    let previousValues: [ObjectIdentifier: (object: ManagedObject, slots: [Int: PropertyValue])]
+    let previousValues: [ObjectIdentifier: PreviousValues]
 
     /// Runs `body` with every changed object temporarily holding the values it had when the
     /// previous notification was posted, then puts the current values back.
@@ -28,8 +28,9 @@ public struct ObjectsDidChange: CustomStringConvertible {
     /// instead of a scan). Call it on the context's queue only, and change nothing inside.
     public func withPreviousValues<Result>(_ body: () throws -> Result) rethrows -> Result {
         var current: [(ManagedObject, Int, PropertyValue)] = []
-        for (object, slots) in previousValues.values {
-            for (slot, old) in slots where slot < object.slots.count {
+        for previous in previousValues.values {
+            let object = previous.object
+            for (slot, old) in previous.values where slot < object.slots.count {
                 current.append((object, slot, object.slots[slot]))
                 object.slots[slot] = old
             }
@@ -77,13 +78,12 @@ struct PendingChanges {
     var deleted: [ObjectIdentifier: ManagedObject] = [:]
     var refreshed: [ObjectIdentifier: ManagedObject] = [:]
     var changedKeys: [ObjectID: Set<String>] = [:]
-    var previousValues: [ObjectIdentifier: (object: ManagedObject, slots: [Int: PropertyValue])] = [:]
+    var previousValues: [ObjectIdentifier: PreviousValues] = [:]
 
     /// Remembers the value a slot had before its first change since the last notification.
     mutating func noteOldValue(of object: ManagedObject, slot: Int) {
-        let id = ObjectIdentifier(object)
-        if previousValues[id]?.slots[slot] != nil { return }
-        previousValues[id, default: (object, [:])].slots[slot] = object.slots[slot]
+        let value = object.slots[slot]
+        previousValues[ObjectIdentifier(object), default: PreviousValues(object)].note(value, slot: slot)
     }
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty }
@@ -95,10 +95,39 @@ struct PendingChanges {
         if let objectID = object.objectID { changedKeys[objectID, default: []].insert(key) }
     }
 
+    /// ``noteUpdate(_:key:)`` for the property at `slot`, named only if the object is not new.
+    mutating func noteUpdate(_ object: ManagedObject, slot: Int) {
+        let id = ObjectIdentifier(object)
+        guard inserted[id] == nil else { return }
+        updated[id] = object
+        if let objectID = object.objectID {
+            changedKeys[objectID, default: []].insert(objectID.entity.properties[slot].name)
+        }
+    }
+
     func notification(isMerge: Bool) -> ObjectsDidChange {
         ObjectsDidChange(
             inserted: Array(inserted.values), updated: Array(updated.values), deleted: Array(deleted.values),
             refreshed: Array(refreshed.values), changedKeys: changedKeys, isMerge: isMerge,
             previousValues: previousValues)
+    }
+}
+
+/// The values one object's slots had before their first change since the last notification.
+struct PreviousValues {
+    let object: ManagedObject
+    /// `(slot, value)` pairs, each slot once: an object changes few slots between notifications,
+    /// so a short list beats a dictionary per object.
+    private(set) var values: [(slot: Int, value: PropertyValue)] = []
+
+    init(_ object: ManagedObject) {
+        self.object = object
+        values.reserveCapacity(min(object.slots.count, 4))
+    }
+
+    /// Keeps `value` for `slot` unless the slot already has one.
+    mutating func note(_ value: PropertyValue, slot: Int) {
+        guard !values.contains(where: { $0.slot == slot }) else { return }
+        values.append((slot, value))
     }
 }

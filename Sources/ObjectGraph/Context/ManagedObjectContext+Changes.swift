@@ -19,7 +19,8 @@ extension ManagedObjectContext {
             deferredError = deferredError ?? error
             return
         }
-        let layout = object.layout
+        let layout = entity.layout
+        object.cachedLayout = layout
         let pendingRelationships = layout.pendingRelationships(of: object)
         object.objectID = ObjectID(entity: entity, primaryKey: key)
         object.managedObjectContext = self
@@ -35,14 +36,10 @@ extension ManagedObjectContext {
     }
 
     private func nextPrimaryKey(for entity: EntityDescription) throws(ObjectGraphError) -> Int64 {
-        let root = entity.rootName
-        if let range = reservedKeys[root], !range.isEmpty {
-            reservedKeys[root] = range.dropFirst().isEmpty ? nil : (range.lowerBound + 1)...range.upperBound
-            return range.lowerBound
-        }
-        let rootEntity = model.entity(named: root) ?? entity
-        let range = try coordinator.store.allocatePrimaryKeys(root: rootEntity, count: 256)
-        reservedKeys[root] = range.count > 1 ? (range.lowerBound + 1)...range.upperBound : nil
+        if reservedKeys.isEmpty { reservedKeys = Array(repeating: 0..<0, count: model.entities.count) }
+        if let key = reservedKeys[entity.rootIndex].popFirst() { return key }
+        let range = try coordinator.store.allocatePrimaryKeys(root: model.entities[entity.rootIndex], count: 256)
+        reservedKeys[entity.rootIndex] = (range.lowerBound + 1)..<(range.upperBound + 1)
         return range.lowerBound
     }
 
@@ -91,7 +88,7 @@ extension ManagedObjectContext {
         guard object.slots[slot] != value else { return }
         pending.noteOldValue(of: object, slot: slot)
         object.slots[slot] = value
-        guard let entity = object.entity else { return }
+        guard object.objectID != nil else { return }
         if object.lifecycle == .persisted {
             if object.committedSlots[slot] == value {
                 object.changedSlots.remove(slot)
@@ -100,7 +97,7 @@ extension ManagedObjectContext {
             }
             updatedSet[ObjectIdentifier(object)] = object.changedSlots.isEmpty ? nil : object
         }
-        pending.noteUpdate(object, key: entity.properties[slot].name)
+        pending.noteUpdate(object, slot: slot)
     }
 
     // MARK: Relationships

@@ -11,15 +11,21 @@ extension ManagedObjectContext {
     ///   ``ObjectGraphError/predicateFailed(entity:message:)`` if the predicate throws, or a
     ///   store error.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
-        let candidates = try fetchCandidates(request)
-        var matches: [T] = []
-        for object in candidates where try request.matches(object) {
-            matches.append(object)
+        let entity = try model.requireEntity(for: T.self)
+        var matches = try fetchCandidates(request)
+        if request.predicate != nil {
+            var kept = 0
+            for index in matches.indices where try request.matches(matches[index]) {
+                matches[kept] = matches[index]
+                kept += 1
+            }
+            matches.removeLast(matches.count - kept)
         }
-        matches = SortKeys(request.sortDescriptors).sorted(matches)
+        matches = IntegerSortKeys(request.sortDescriptors, entity: entity)?.sorted(matches)
+            ?? SortKeys(request.sortDescriptors).sorted(matches)
         let start = min(request.fetchOffset, matches.count)
         let end = request.fetchLimit.map { min(start + $0, matches.count) } ?? matches.count
-        return Array(matches[start..<end])
+        return start == 0 && end == matches.count ? matches : Array(matches[start..<end])
     }
 
     /// How many objects match `request` (ignoring its limit and offset).
@@ -36,11 +42,19 @@ extension ManagedObjectContext {
         let entity = try model.requireEntity(for: T.self)
         let entities = request.includesSubentities ? model.entities.filter { $0.isKind(of: entity) } : [entity]
         let names = Set(entities.map(\.name))
+        let rows = try coordinator.store.rows(of: entities)
         var candidates: [T] = []
-        for row in try coordinator.store.rows(of: entities) {
+        candidates.reserveCapacity(rows.count + (request.includesPendingChanges ? insertedSet.count : 0))
+        registry.reserveCapacity(registry.count + rows.count)
+        for row in rows {
             let object = materialize(row)
             if request.includesPendingChanges, object.isDeleted { continue }
-            if let typed = object as? T { candidates.append(typed) }
+            // Most objects are exactly `T`: a type check is much cheaper than a dynamic cast.
+            if type(of: object) == T.self {
+                candidates.append(unsafeDowncast(object, to: T.self))
+            } else if let typed = object as? T {
+                candidates.append(typed)
+            }
         }
         if request.includesPendingChanges {
             for object in insertedSet.values where names.contains(object.entity?.name ?? "") {

@@ -15,9 +15,11 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
 
         var changes = StoreChanges()
+        changes.inserted.reserveCapacity(insertedSet.count)
         for object in insertedSet.values {
             changes.inserted.append(StoredRow(id: object.objectID!, version: 0, slots: object.slots))
         }
+        changes.updated.reserveCapacity(updatedSet.count)
         for object in updatedSet.values {
             var changed: [Int: PropertyValue] = [:]
             for slot in object.changedSlots { changed[slot] = object.slots[slot] }
@@ -28,13 +30,17 @@ extension ManagedObjectContext {
         let result = try coordinator.store.save(changes, policy: mergePolicy)
 
         var rows: [ObjectID: StoredRow] = [:]
+        rows.reserveCapacity(insertedSet.count + updatedSet.count)
+        var insertedIDs: Set<ObjectID> = []
+        insertedIDs.reserveCapacity(insertedSet.count)
         var changedKeys: [ObjectID: Set<String>] = [:]
         for object in insertedSet.values {
             let id = object.objectID!
             object.lifecycle = .persisted
-            object.version = result.versions[id] ?? 1
+            object.version = 1
             object.committedSlots = object.slots
-            rows[id] = StoredRow(id: id, version: object.version, slots: object.slots)
+            rows[id] = StoredRow(id: id, version: 1, slots: object.slots)
+            insertedIDs.insert(id)
         }
         for object in updatedSet.values {
             let id = object.objectID!
@@ -57,7 +63,7 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         let save = DidSave(
-            insertedIDs: Set(insertedSet.values.compactMap(\.objectID)),
+            insertedIDs: insertedIDs,
             updatedIDs: Set(updatedSet.values.compactMap(\.objectID)),
             deletedIDs: Set(changes.deleted),
             changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self))

@@ -35,15 +35,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Whether saves of sibling contexts are merged into this one. On by default.
     public var automaticallyMergesChangesFromSiblings = true
 
-    var registry: [ObjectID: WeakObject] = [:]
-    var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
-    var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
-    var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
-    var pending = PendingChanges()
+    // The runtime's exclusivity checks are off for the busiest fields: confined to the queue,
+    // their accesses cannot overlap.
+    @exclusivity(unchecked) var registry: [ObjectID: WeakObject] = [:]
+    @exclusivity(unchecked) var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var pending = PendingChanges()
     /// An error from a call that cannot throw (insert, a relationship setter), reported by the
     /// next `save()`.
     var deferredError: ObjectGraphError?
-    var reservedKeys: [String: ClosedRange<Int64>] = [:]
+    /// Primary keys taken from the store and not handed out yet, by hierarchy (at its root's
+    /// position in the model's entities).
+    @exclusivity(unchecked) var reservedKeys: [Range<Int64>] = []
     private var isProcessingPendingChanges = false
 
     private let objectsDidChangeSubject = PassthroughSubject<ObjectsDidChange, Never>()
@@ -151,6 +155,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func materialize(_ row: StoredRow) -> ManagedObject {
         if let existing = registered(row.id) { return existing }
         let object = row.id.entity.objectClass.init()
+        object.cachedLayout = row.id.entity.layout
         object.objectID = row.id
         object.managedObjectContext = self
         object.slots = row.slots

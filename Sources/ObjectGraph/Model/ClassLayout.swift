@@ -9,12 +9,18 @@ import Streams
 /// carries the mark, and the answer is cached by the key path's identity.
 @usableFromInline
 final class ClassLayout: @unchecked Sendable {
-    // `lock` protects `slotByKeyPath`; everything else is immutable after init.
+    // `lock` protects `slotByKeyPath` and `slotByWrappedKeyPath`; everything else is immutable
+    // after init.
     private let lock = Lock()
     private var slotByKeyPath: [ObjectIdentifier: Int] = [:]
+    /// The slots of properties by their own key paths (`\Bucket.name`), as the wrappers passed
+    /// them on their first lookup.
+    private var slotByWrappedKeyPath: [AnyKeyPath: Int] = [:]
     let objectClass: ManagedObject.Type
     let properties: [ReflectedProperty]
     let slotByName: [String: Int]
+    /// Whether any property is a relationship (which may hold targets set before insertion).
+    private let hasRelationships: Bool
     /// Where each property's wrapper lives inside an instance, in slot order, when the runtime
     /// can tell (it can for classes on the platforms we build for); `nil` means "use `Mirror`".
     /// Reading wrappers at known offsets makes inserting an object cost no reflection.
@@ -34,6 +40,7 @@ final class ClassLayout: @unchecked Sendable {
         var byName: [String: Int] = [:]
         for (index, property) in properties.enumerated() { byName[property.name] = index }
         slotByName = byName
+        hasRelationships = properties.contains { if case .relationship = $0.kind { true } else { false } }
         storedWrappers = Self.findStoredWrappers(of: objectClass, expected: properties)
     }
 
@@ -94,10 +101,11 @@ final class ClassLayout: @unchecked Sendable {
         return found
     }
 
-    /// The slot of the property stored at `storage` in objects of this class.
+    /// The slot of the property stored at `storage` in objects of this class; `wrapped` is the
+    /// property's own key path, remembered for ``slot(forWrapped:)``.
     @usableFromInline
     func slotIndex<Object: ManagedObject, Wrapper: CachedSlot>(
-        for storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object
+        for storage: ReferenceWritableKeyPath<Object, Wrapper>, wrapped: AnyKeyPath, of object: Object
     ) -> Int {
         let key = ObjectIdentifier(storage)
         if let known = lock.withLock({ slotByKeyPath[key] }) { return known }
@@ -108,8 +116,24 @@ final class ClassLayout: @unchecked Sendable {
         guard let slot = reflected.firstIndex(where: { $0.wrapper.mark == ClassLayout.searchMark }) else {
             preconditionFailure("ObjectGraph: a property wrapper of \(Object.self) could not be found by reflection")
         }
-        lock.withLock { slotByKeyPath[key] = slot }
+        lock.withLock {
+            slotByKeyPath[key] = slot
+            slotByWrappedKeyPath[wrapped] = slot
+        }
         return slot
+    }
+
+    /// The slot of the property whose own key path is `keyPath` (for example `\Bucket.name`),
+    /// if a wrapper has been used with it; `nil` for any other key path (a computed property,
+    /// a path through a relationship, a property not used yet in this process).
+    func slot(forWrapped keyPath: AnyKeyPath) -> Int? {
+        lock.withLock { slotByWrappedKeyPath[keyPath] }
+    }
+
+    /// The declared value type of the attribute at `slot`; `nil` for a relationship.
+    func attributeValueType(at slot: Int) -> Any.Type? {
+        guard properties.indices.contains(slot), case .attribute(let valueType) = properties[slot].kind else { return nil }
+        return valueType
     }
 
     private static let searchMark: UInt32 = 0x5EA2_C4ED
@@ -128,6 +152,7 @@ final class ClassLayout: @unchecked Sendable {
     /// Pending relationship targets set on `object` before it entered a context.
     func pendingRelationships(of object: ManagedObject) -> [(slot: Int, targets: [ManagedObject])] {
         var pending: [(slot: Int, targets: [ManagedObject])] = []
+        guard hasRelationships else { return pending }
         let direct = withExtendedLifetime(object) {
             withWrapperPointers(of: object) { slot, pointer, type in
                 if let targets = type.pendingTargets(at: pointer) { pending.append((slot, targets)) }
