@@ -19,7 +19,7 @@ public struct ObjectsDidChange: CustomStringConvertible {
     public let isMerge: Bool
     /// The values changed slots had when the previous notification was posted, so that an
     /// observer can find where an object stood before (see ``withPreviousValues(_:)``).
-    let previousValues: [ObjectIdentifier: PreviousValues]
+    let previousValues: [PreviousValues]
 
     /// Runs `body` with every changed object temporarily holding the values it had when the
     /// previous notification was posted, then puts the current values back.
@@ -28,9 +28,9 @@ public struct ObjectsDidChange: CustomStringConvertible {
     /// instead of a scan). Call it on the context's queue only, and change nothing inside.
     public func withPreviousValues<Result>(_ body: () throws -> Result) rethrows -> Result {
         var current: [(ManagedObject, Int, PropertyValue)] = []
-        for previous in previousValues.values {
+        for previous in previousValues {
             let object = previous.object
-            for (slot, old) in previous.values where slot < object.slots.count {
+            for (slot, old) in previous.values.entries where slot < object.slots.count {
                 current.append((object, slot, object.slots[slot]))
                 object.slots[slot] = old
             }
@@ -60,8 +60,9 @@ public struct DidSave: Sendable, CustomStringConvertible {
     public let deletedIDs: Set<ObjectID>
     /// For each updated object, the names of the properties the save changed.
     public let changedKeys: [ObjectID: Set<String>]
-    /// The saved rows of inserted and updated objects, so that siblings need not read the store.
-    let rows: [ObjectID: StoredRow]
+    /// The saved rows of inserted and updated objects (one each), so that siblings need not
+    /// read the store.
+    let rows: [StoredRow]
     /// The context that saved, so that it does not merge its own save.
     let origin: ObjectIdentifier
 
@@ -78,12 +79,33 @@ struct PendingChanges {
     var deleted: [ObjectIdentifier: ManagedObject] = [:]
     var refreshed: [ObjectIdentifier: ManagedObject] = [:]
     var changedKeys: [ObjectID: Set<String>] = [:]
-    var previousValues: [ObjectIdentifier: PreviousValues] = [:]
+    /// Set for a context's own batch: its previous values are kept in the objects themselves
+    /// (``ManagedObject/previousValues``, tagged with this number), which saves a dictionary
+    /// entry per changed object. A context never has two such batches live at once. `nil` for
+    /// a merge's batch, which keeps them in `previousValuesByObject`.
+    private let batch: Int?
+    /// The objects whose previous values belong to `batch`.
+    private var objectsWithPreviousValues: [ManagedObject] = []
+    private var previousValuesByObject: [ObjectIdentifier: PreviousValues] = [:]
+
+    /// A context's batch number `batch`, or a merge's batch if `nil`.
+    init(batch: Int?) {
+        self.batch = batch
+    }
 
     /// Remembers the value a slot had before its first change since the last notification.
     mutating func noteOldValue(of object: ManagedObject, slot: Int) {
         let value = object.slots[slot]
-        previousValues[ObjectIdentifier(object), default: PreviousValues(object)].note(value, slot: slot)
+        guard let batch else {
+            previousValuesByObject[ObjectIdentifier(object), default: PreviousValues(object: object)].values.note(value, slot: slot)
+            return
+        }
+        if object.previousValuesBatch != batch {
+            object.previousValuesBatch = batch
+            object.previousValues = SlotValues(capacity: object.slots.count)
+            objectsWithPreviousValues.append(object)
+        }
+        object.previousValues.note(value, slot: slot)
     }
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty }
@@ -105,8 +127,20 @@ struct PendingChanges {
         }
     }
 
+    /// The notification for this batch. The objects let go of the previous values they kept.
     func notification(isMerge: Bool) -> ObjectsDidChange {
-        ObjectsDidChange(
+        var previousValues: [PreviousValues]
+        if batch == nil {
+            previousValues = Array(previousValuesByObject.values)
+        } else {
+            previousValues = []
+            previousValues.reserveCapacity(objectsWithPreviousValues.count)
+            for object in objectsWithPreviousValues {
+                previousValues.append(PreviousValues(object: object, values: object.previousValues))
+                object.previousValues = SlotValues()
+            }
+        }
+        return ObjectsDidChange(
             inserted: Array(inserted.values), updated: Array(updated.values), deleted: Array(deleted.values),
             refreshed: Array(refreshed.values), changedKeys: changedKeys, isMerge: isMerge,
             previousValues: previousValues)
@@ -116,18 +150,24 @@ struct PendingChanges {
 /// The values one object's slots had before their first change since the last notification.
 struct PreviousValues {
     let object: ManagedObject
-    /// `(slot, value)` pairs, each slot once: an object changes few slots between notifications,
-    /// so a short list beats a dictionary per object.
-    private(set) var values: [(slot: Int, value: PropertyValue)] = []
+    var values = SlotValues()
+}
 
-    init(_ object: ManagedObject) {
-        self.object = object
-        values.reserveCapacity(min(object.slots.count, 4))
+/// Values of some slots, each slot once: an object changes few slots between notifications,
+/// so a short list beats a dictionary.
+struct SlotValues {
+    private(set) var entries: [(slot: Int, value: PropertyValue)] = []
+
+    init() {}
+
+    /// An empty list with room for the first few values of an object with `slotCount` slots.
+    init(capacity slotCount: Int) {
+        entries.reserveCapacity(min(slotCount, 4))
     }
 
     /// Keeps `value` for `slot` unless the slot already has one.
     mutating func note(_ value: PropertyValue, slot: Int) {
-        guard !values.contains(where: { $0.slot == slot }) else { return }
-        values.append((slot, value))
+        guard !entries.contains(where: { $0.slot == slot }) else { return }
+        entries.append((slot, value))
     }
 }

@@ -51,6 +51,40 @@ struct IntegerSortKeys {
     /// `objects` in the descriptors' order, ties broken by object ID; `nil` if some object does
     /// not hold a plain integer (or `nil`, for an optional) in a key's slot.
     func sorted<Object: ManagedObject>(_ objects: [Object]) -> [Object]? {
+        var objects = objects
+        return sort(&objects) ? objects : nil
+    }
+
+    /// Sorts `objects` in place as ``sorted(_:)`` does; `false`, leaving them as they were, if
+    /// some object does not hold a plain integer (or `nil`, for an optional) in a key's slot.
+    func sort<Object: ManagedObject>(_ objects: inout [Object]) -> Bool {
+        // The work runs on plain `ManagedObject` references: generic code is not specialised
+        // for the model's classes, and would copy (retain) each object it reads.
+        objects.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: ManagedObject.self) { sort($0) }
+        }
+    }
+
+    private func sort(_ objects: UnsafeMutableBufferPointer<ManagedObject>) -> Bool {
+        guard let order = order(of: UnsafeBufferPointer(objects)) else { return false }
+        // Follow each cycle of the permutation, swapping: objects are moved, never copied, so
+        // no reference count is touched (costly here, as registered objects have side tables).
+        var placed = [Bool](repeating: false, count: order.count)
+        for start in order.indices where !placed[start] {
+            var position = start
+            while true {
+                placed[position] = true
+                let source = order[position]
+                if source == start { break }
+                objects.swapAt(position, source)
+                position = source
+            }
+        }
+        return true
+    }
+
+    /// For each position in the sorted result, the index of the object that goes there.
+    private func order(of objects: UnsafeBufferPointer<ManagedObject>) -> [Int]? {
         let width = columns.count
         // Keys of the second and later columns, only read when the first ties.
         var otherKeys: [(presence: UInt8, key: Int64)] = []
@@ -58,10 +92,7 @@ struct IntegerSortKeys {
         var entries: [Entry] = []
         entries.reserveCapacity(objects.count)
         var entityRanks = EntityRanks()
-        // Loops over indices and a hand-filled result: this generic code is not specialised for
-        // the model's classes, and `enumerated()` or `map` would run unspecialised per object.
-        for index in objects.indices {
-            let object = objects[index]
+        for (index, object) in objects.enumerated() {
             guard let id = object.objectID else { return nil }
             var entry = Entry(presence: 0, key: 0, entityRank: 0, primaryKey: id.primaryKey, index: index)
             if id.entity !== entityRanks.lastEntity {
@@ -101,12 +132,7 @@ struct IntegerSortKeys {
             if leftRank != rightRank { return leftRank < rightRank }
             return left.primaryKey < right.primaryKey
         }
-        return [Object](unsafeUninitializedCapacity: entries.count) { buffer, count in
-            for position in entries.indices {
-                (buffer.baseAddress! + position).initialize(to: objects[entries[position].index])
-            }
-            count = entries.count
-        }
+        return entries.map(\.index)
     }
 
     /// A slot's value as `(presence, key)`, ordered so that comparing the pairs ascending gives

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ManagedObjectContext {
     /// The objects that match `request`, sorted and windowed as it says.
     ///
@@ -21,11 +23,24 @@ extension ManagedObjectContext {
             }
             matches.removeLast(matches.count - kept)
         }
-        matches = IntegerSortKeys(request.sortDescriptors, entity: entity)?.sorted(matches)
-            ?? SortKeys(request.sortDescriptors).sorted(matches)
+        if integerSortKeys(request.sortDescriptors, entity: entity, sample: matches.first)?.sort(&matches) != true {
+            matches = SortKeys(request.sortDescriptors).sorted(matches)
+        }
         let start = min(request.fetchOffset, matches.count)
         let end = request.fetchLimit.map { min(start + $0, matches.count) } ?? matches.count
         return start == 0 && end == matches.count ? matches : Array(matches[start..<end])
+    }
+
+    /// The integer sort keys of `descriptors`, if they are all integer attributes. The class
+    /// layout learns a property's key path on the property's first use in the process, so
+    /// each key is read once from `sample` first (a getter, as sorting would call anyway).
+    private func integerSortKeys<T: ManagedObject>(_ descriptors: [SortDescriptor<T>], entity: EntityDescription, sample: T?) -> IntegerSortKeys? {
+        if let keys = IntegerSortKeys(descriptors, entity: entity) { return keys }
+        guard let sample, type(of: sample) == T.self else { return nil }
+        for descriptor in descriptors {
+            if let keyPath = descriptor.keyPath { _ = sample[keyPath: keyPath] }
+        }
+        return IntegerSortKeys(descriptors, entity: entity)
     }
 
     /// How many objects match `request` (ignoring its limit and offset).
@@ -41,26 +56,40 @@ extension ManagedObjectContext {
     func fetchCandidates<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         let entity = try model.requireEntity(for: T.self)
         let entities = request.includesSubentities ? model.entities.filter { $0.isKind(of: entity) } : [entity]
-        let names = Set(entities.map(\.name))
         let rows = try coordinator.store.rows(of: entities)
-        var candidates: [T] = []
-        candidates.reserveCapacity(rows.count + (request.includesPendingChanges ? insertedSet.count : 0))
+        let capacity = rows.count + (request.includesPendingChanges ? insertedSet.count : 0)
+        // Every object collected is of one of `entities`, whose classes are `T` and its
+        // subclasses (the model follows the class hierarchy), so the array of `T` is filled
+        // through plain `ManagedObject` references: no casts, and no unspecialised generic code
+        // copying each object.
+        return [T](unsafeUninitializedCapacity: capacity) { buffer, count in
+            buffer.withMemoryRebound(to: ManagedObject.self) { objects in
+                count = collectCandidates(rows: rows, entities: entities, includesPendingChanges: request.includesPendingChanges, into: objects)
+            }
+        }
+    }
+
+    /// Materialises `rows` and adds the unsaved inserts of `entities` if asked, leaving out
+    /// deleted objects then; returns how many objects it put in `objects`.
+    private func collectCandidates(
+        rows: [StoredRow], entities: [EntityDescription], includesPendingChanges: Bool,
+        into objects: UnsafeMutableBufferPointer<ManagedObject>
+    ) -> Int {
+        var count = 0
         registry.reserveCapacity(registry.count + rows.count)
         for row in rows {
             let object = materialize(row)
-            if request.includesPendingChanges, object.isDeleted { continue }
-            // Most objects are exactly `T`: a type check is much cheaper than a dynamic cast.
-            if type(of: object) == T.self {
-                candidates.append(unsafeDowncast(object, to: T.self))
-            } else if let typed = object as? T {
-                candidates.append(typed)
+            if includesPendingChanges, object.isDeleted { continue }
+            (objects.baseAddress! + count).initialize(to: object)
+            count += 1
+        }
+        if includesPendingChanges {
+            for object in insertedSet.values {
+                guard let entity = object.entity, entities.contains(where: { $0 === entity }) else { continue }
+                (objects.baseAddress! + count).initialize(to: object)
+                count += 1
             }
         }
-        if request.includesPendingChanges {
-            for object in insertedSet.values where names.contains(object.entity?.name ?? "") {
-                if let typed = object as? T { candidates.append(typed) }
-            }
-        }
-        return candidates
+        return count
     }
 }

@@ -18,7 +18,7 @@ extension ManagedObjectContext {
     /// ``automaticallyMergesChangesFromSiblings`` is off.
     public func mergeChanges(from save: DidSave) {
         processPendingChanges()
-        var merged = PendingChanges()
+        var merged = PendingChanges(batch: nil)
         var broughtIn: [ManagedObject] = []  // keeps new objects alive until observers have seen them
 
         for id in save.deletedIDs {
@@ -33,7 +33,8 @@ extension ManagedObjectContext {
             merged.deleted[key] = object
         }
 
-        for (id, row) in save.rows {
+        for row in save.rows {
+            let id = row.id
             let toMany = Set(id.entity.properties.filter { $0.relationship?.isToMany ?? false }.map(\.index))
             guard let object = registered(id) else {
                 var incoming = row

@@ -16,8 +16,12 @@ extension ManagedObjectContext {
 
         var changes = StoreChanges()
         changes.inserted.reserveCapacity(insertedSet.count)
+        var insertedIDs: Set<ObjectID> = []
+        insertedIDs.reserveCapacity(insertedSet.count)
         for object in insertedSet.values {
-            changes.inserted.append(StoredRow(id: object.objectID!, version: 0, slots: object.slots))
+            // Stores write new rows at version 1.
+            changes.inserted.append(StoredRow(id: object.objectID!, version: 1, slots: object.slots))
+            insertedIDs.insert(object.objectID!)
         }
         changes.updated.reserveCapacity(updatedSet.count)
         for object in updatedSet.values {
@@ -29,18 +33,14 @@ extension ManagedObjectContext {
 
         let result = try coordinator.store.save(changes, policy: mergePolicy)
 
-        var rows: [ObjectID: StoredRow] = [:]
-        rows.reserveCapacity(insertedSet.count + updatedSet.count)
-        var insertedIDs: Set<ObjectID> = []
-        insertedIDs.reserveCapacity(insertedSet.count)
+        // What siblings merge: the inserted rows as written, then the updated ones.
+        var rows = changes.inserted
+        rows.reserveCapacity(rows.count + updatedSet.count)
         var changedKeys: [ObjectID: Set<String>] = [:]
         for object in insertedSet.values {
-            let id = object.objectID!
             object.lifecycle = .persisted
             object.version = 1
             object.committedSlots = object.slots
-            rows[id] = StoredRow(id: id, version: 1, slots: object.slots)
-            insertedIDs.insert(id)
         }
         for object in updatedSet.values {
             let id = object.objectID!
@@ -55,7 +55,7 @@ extension ManagedObjectContext {
             object.version = result.versions[id] ?? object.version + 1
             object.committedSlots = object.slots
             object.changedSlots = []
-            rows[id] = StoredRow(id: id, version: object.version, slots: object.slots)
+            rows.append(StoredRow(id: id, version: object.version, slots: object.slots))
         }
         for object in deletedSet.values {
             if let id = object.objectID { registry[id] = nil }

@@ -41,7 +41,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
-    @exclusivity(unchecked) var pending = PendingChanges()
+    @exclusivity(unchecked) var pending = PendingChanges(batch: 1)
+    /// The number of the latest batch of pending changes.
+    private var pendingBatch = 1
     /// An error from a call that cannot throw (insert, a relationship setter), reported by the
     /// next `save()`.
     var deferredError: ObjectGraphError?
@@ -127,9 +129,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // An observer may change objects while handling the notification; post those too.
         while !pending.isEmpty {
             let notification = pending.notification(isMerge: false)
-            pending = PendingChanges()
+            pending = nextPendingChanges()
             objectsDidChangeSubject.send(notification)
         }
+    }
+
+    /// A fresh batch of pending changes for ``pending``.
+    private func nextPendingChanges() -> PendingChanges {
+        pendingBatch += 1
+        return PendingChanges(batch: pendingBatch)
     }
 
     func post(_ notification: ObjectsDidChange) {
@@ -194,7 +202,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         insertedSet = [:]
         updatedSet = [:]
         deletedSet = [:]
-        pending = PendingChanges()
+        pending = nextPendingChanges()
         deferredError = nil
     }
 }
