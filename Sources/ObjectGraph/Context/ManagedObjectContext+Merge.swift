@@ -20,6 +20,10 @@ extension ManagedObjectContext {
         processPendingChanges()
         var merged = PendingChanges(batch: nil)
         var broughtIn: [ManagedObject] = []  // keeps new objects alive until observers have seen them
+        // Objects brought in live only as long as observers keep them: with none, bringing
+        // them in would change nothing anyone can see (a big import would cost as much here
+        // as in the saving context).
+        let bringsIn = hasObjectsDidChangeObservers
 
         for id in save.deletedIDs {
             guard let object = registered(id) else { continue }
@@ -35,8 +39,10 @@ extension ManagedObjectContext {
 
         for row in save.rows {
             let id = row.id
+            let registeredObject = registered(id)
+            if registeredObject == nil, !bringsIn { continue }
             let toMany = Set(id.entity.properties.filter { $0.relationship?.isToMany ?? false }.map(\.index))
-            guard let object = registered(id) else {
+            guard let object = registeredObject else {
                 var incoming = row
                 for slot in toMany { incoming.slots[slot] = .unloaded }
                 let object = materialize(incoming)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Streams
+import Synchronization
 
 /// A scratchpad of objects confined to one serial queue: you fetch, insert, change and delete
 /// objects in it, then `save()` to write them to the store in one transaction.
@@ -67,7 +68,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var model: ObjectModel { coordinator.model }
 
     /// Posts what changed, on this context's queue, whenever pending changes are processed.
-    public var objectsDidChange: AnyPublisher<ObjectsDidChange, Never> { objectsDidChangeSubject.eraseToAnyPublisher() }
+    public var objectsDidChange: AnyPublisher<ObjectsDidChange, Never> {
+        objectsDidChangeSubject
+            .handleEvents(
+                receiveSubscription: { [weak self] _ in self?.objectsDidChangeObservers.add(1, ordering: .relaxed) },
+                receiveCancel: { [weak self] in self?.objectsDidChangeObservers.subtract(1, ordering: .relaxed) })
+            .eraseToAnyPublisher()
+    }
+
+    /// How many subscribers ``objectsDidChange`` has (subscriptions minus cancellations), from
+    /// any thread: a merge brings in objects the context does not hold only for them.
+    private let objectsDidChangeObservers = Atomic<Int>(0)
+
+    /// Whether anything may be watching ``objectsDidChange``.
+    var hasObjectsDidChangeObservers: Bool { objectsDidChangeObservers.load(ordering: .relaxed) > 0 }
 
     /// Posts what each successful `save()` of this context wrote, on this context's queue.
     public var didSave: AnyPublisher<DidSave, Never> { didSaveSubject.eraseToAnyPublisher() }
