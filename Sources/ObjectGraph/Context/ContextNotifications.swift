@@ -74,15 +74,19 @@ public struct DidSave: Sendable, CustomStringConvertible {
 
 /// Pending changes since the last ``ObjectsDidChange`` was posted.
 struct PendingChanges {
-    var inserted: [ObjectIdentifier: ManagedObject] = [:]
+    /// The inserted objects of a merge's batch (see `batch`).
+    private var insertedByObject: [ObjectIdentifier: ManagedObject] = [:]
+    /// The objects a context's batch was told were inserted; only those still tagged with the
+    /// batch (``ManagedObject/pendingInsertionBatch``) count.
+    private var insertedObjects: [ManagedObject] = []
     var updated: [ObjectIdentifier: ManagedObject] = [:]
     var deleted: [ObjectIdentifier: ManagedObject] = [:]
     var refreshed: [ObjectIdentifier: ManagedObject] = [:]
     var changedKeys: [ObjectID: Set<String>] = [:]
-    /// Set for a context's own batch: its previous values are kept in the objects themselves
-    /// (``ManagedObject/previousValues``, tagged with this number), which saves a dictionary
-    /// entry per changed object. A context never has two such batches live at once. `nil` for
-    /// a merge's batch, which keeps them in `previousValuesByObject`.
+    /// Set for a context's own batch: which objects it lists as inserted and their previous
+    /// values are marked in the objects themselves, tagged with this number, which saves
+    /// dictionary entries per object. A context never has two such batches live at once. `nil`
+    /// for a merge's batch, which keeps them in dictionaries.
     private let batch: Int?
     /// The objects whose previous values belong to `batch`.
     private var objectsWithPreviousValues: [ManagedObject] = []
@@ -108,19 +112,48 @@ struct PendingChanges {
         object.previousValues.note(value, slot: slot)
     }
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty }
+    var isEmpty: Bool {
+        insertedByObject.isEmpty && insertedObjects.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty
+    }
+
+    /// Lists `object` as inserted.
+    mutating func noteInserted(_ object: ManagedObject) {
+        guard let batch else {
+            insertedByObject[ObjectIdentifier(object)] = object
+            return
+        }
+        if object.pendingInsertionBatch != batch {
+            object.pendingInsertionBatch = batch
+            insertedObjects.append(object)
+        }
+    }
+
+    /// No longer lists `object` as inserted (it went away before anyone was told).
+    mutating func forgetInserted(_ object: ManagedObject) {
+        guard let batch else {
+            insertedByObject[ObjectIdentifier(object)] = nil
+            return
+        }
+        if object.pendingInsertionBatch == batch { object.pendingInsertionBatch = 0 }
+    }
+
+    /// Whether `object` is listed as inserted.
+    func listsInserted(_ object: ManagedObject) -> Bool {
+        guard let batch else { return insertedByObject[ObjectIdentifier(object)] != nil }
+        return object.pendingInsertionBatch == batch
+    }
 
     mutating func noteUpdate(_ object: ManagedObject, key: String) {
         let id = ObjectIdentifier(object)
-        guard inserted[id] == nil else { return }
+        guard !listsInserted(object) else { return }
         updated[id] = object
         if let objectID = object.objectID { changedKeys[objectID, default: []].insert(key) }
     }
 
     /// ``noteUpdate(_:key:)`` for the property at `slot`, named only if the object is not new.
     mutating func noteUpdate(_ object: ManagedObject, slot: Int) {
+        guard !listsInserted(object) else { return }
         let id = ObjectIdentifier(object)
-        guard inserted[id] == nil else { return }
         updated[id] = object
         if let objectID = object.objectID {
             changedKeys[objectID, default: []].insert(objectID.entity.properties[slot].name)
@@ -130,6 +163,11 @@ struct PendingChanges {
     /// The notification for this batch. The objects let go of the previous values they kept.
     func notification(isMerge: Bool) -> ObjectsDidChange {
         var previousValues: [PreviousValues]
+        let inserted = if let batch {
+            insertedObjects.filter { $0.pendingInsertionBatch == batch }
+        } else {
+            Array(insertedByObject.values)
+        }
         if batch == nil {
             previousValues = Array(previousValuesByObject.values)
         } else {
@@ -141,7 +179,7 @@ struct PendingChanges {
             }
         }
         return ObjectsDidChange(
-            inserted: Array(inserted.values), updated: Array(updated.values), deleted: Array(deleted.values),
+            inserted: inserted, updated: Array(updated.values), deleted: Array(deleted.values),
             refreshed: Array(refreshed.values), changedKeys: changedKeys, isMerge: isMerge,
             previousValues: previousValues)
     }

@@ -29,7 +29,7 @@ extension ManagedObjectContext {
         object.lifecycle = .inserted
         register(object)
         insertedSet[ObjectIdentifier(object)] = object
-        pending.inserted[ObjectIdentifier(object)] = object
+        pending.noteInserted(object)
         for (slot, targets) in pendingRelationships {
             setTargets(targets, of: object, slot: slot)
         }
@@ -72,7 +72,7 @@ extension ManagedObjectContext {
         if wasInserted {
             // Never saved: it simply goes away.
             insertedSet[key] = nil
-            pending.inserted[key] = nil
+            pending.forgetInserted(object)
             if let id = object.objectID { registry[id] = nil }
             object.lifecycle = .invalidated
         } else {

@@ -48,7 +48,7 @@ extension ManagedObjectContext {
                 let object = materialize(incoming)
                 broughtIn.append(object)
                 if save.insertedIDs.contains(id) {
-                    merged.inserted[ObjectIdentifier(object)] = object
+                    merged.noteInserted(object)
                 } else {
                     merged.updated[ObjectIdentifier(object)] = object
                     merged.changedKeys[id] = save.changedKeys[id] ?? []

@@ -32,6 +32,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The store's version of the row the committed values came from.
     @exclusivity(unchecked) internal var version: Int64 = 0
     @exclusivity(unchecked) internal var lifecycle = Lifecycle.unmanaged
+    /// The context's batch of pending changes that lists the object as inserted, if any.
+    @exclusivity(unchecked) internal var pendingInsertionBatch = 0
     /// The context's batch of pending changes that ``previousValues`` belong to.
     @exclusivity(unchecked) internal var previousValuesBatch = 0
     /// The values slots had before their first change in that batch.
