@@ -37,7 +37,7 @@ struct IntegerSortKeysTests {
             try view.save()
             let descriptors = Self.orders[order]
             let entity = try #require(TestModel.model.entity(named: "AllTypes"))
-            let keys = try #require(IntegerSortKeys(descriptors, entity: entity))
+            let keys = try #require(IntegerSortKeys(descriptors, entity: entity, learningFrom: objects.first))
             let fast = try #require(keys.sorted(objects.shuffled()))
             let general = SortKeys(descriptors).sorted(objects.shuffled())
             #expect(fast.map(ObjectIdentifier.init) == general.map(ObjectIdentifier.init))

@@ -48,6 +48,23 @@ struct IntegerSortKeys {
         self.columns = columns
     }
 
+    /// ``init(_:entity:)``, but when the class layout does not know a key's property yet (it
+    /// learns a property's key path from its wrapper), each key is first read once from
+    /// `sample` (a getter, as sorting would call anyway).
+    init?<Object: ManagedObject>(_ descriptors: [SortDescriptor<Object>], entity: EntityDescription, learningFrom sample: Object?) {
+        if let keys = IntegerSortKeys(descriptors, entity: entity) {
+            self = keys
+            return
+        }
+        guard let sample, type(of: sample) == Object.self else { return nil }
+        entity.layout.learnKeyPaths(from: sample) {
+            for descriptor in descriptors {
+                if let keyPath = descriptor.keyPath { _ = sample[keyPath: keyPath] }
+            }
+        }
+        self.init(descriptors, entity: entity)
+    }
+
     /// `objects` in the descriptors' order, ties broken by object ID; `nil` if some object does
     /// not hold a plain integer (or `nil`, for an optional) in a key's slot.
     func sorted<Object: ManagedObject>(_ objects: [Object]) -> [Object]? {

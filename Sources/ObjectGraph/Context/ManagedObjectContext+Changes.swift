@@ -25,6 +25,7 @@ extension ManagedObjectContext {
         object.objectID = ObjectID(entity: entity, primaryKey: key)
         object.managedObjectContext = self
         object.slots = layout.initialSlots(of: object)
+        layout.fillSlotCaches(of: object)
         object.committedSlots = []
         object.lifecycle = .inserted
         register(object)

@@ -23,24 +23,12 @@ extension ManagedObjectContext {
             }
             matches.removeLast(matches.count - kept)
         }
-        if integerSortKeys(request.sortDescriptors, entity: entity, sample: matches.first)?.sort(&matches) != true {
+        if IntegerSortKeys(request.sortDescriptors, entity: entity, learningFrom: matches.first)?.sort(&matches) != true {
             matches = SortKeys(request.sortDescriptors).sorted(matches)
         }
         let start = min(request.fetchOffset, matches.count)
         let end = request.fetchLimit.map { min(start + $0, matches.count) } ?? matches.count
         return start == 0 && end == matches.count ? matches : Array(matches[start..<end])
-    }
-
-    /// The integer sort keys of `descriptors`, if they are all integer attributes. The class
-    /// layout learns a property's key path on the property's first use in the process, so
-    /// each key is read once from `sample` first (a getter, as sorting would call anyway).
-    private func integerSortKeys<T: ManagedObject>(_ descriptors: [SortDescriptor<T>], entity: EntityDescription, sample: T?) -> IntegerSortKeys? {
-        if let keys = IntegerSortKeys(descriptors, entity: entity) { return keys }
-        guard let sample, type(of: sample) == T.self else { return nil }
-        for descriptor in descriptors {
-            if let keyPath = descriptor.keyPath { _ = sample[keyPath: keyPath] }
-        }
-        return IntegerSortKeys(descriptors, entity: entity)
     }
 
     /// How many objects match `request` (ignoring its limit and offset).

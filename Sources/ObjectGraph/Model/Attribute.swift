@@ -62,6 +62,7 @@ extension Attribute: CachedSlot, ReflectedWrapper {
         return AttributeType.of(Value.self) == nil ? .null : PropertyValue(attribute: initialValue)
     }
     var pendingTargets: [ManagedObject]? { nil }
+    static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
 }
 
 /// A wrapper that remembers its object's slot index after the first lookup.

@@ -21,6 +21,11 @@ final class ClassLayout: @unchecked Sendable {
     let slotByName: [String: Int]
     /// Whether any property is a relationship (which may hold targets set before insertion).
     private let hasRelationships: Bool
+    /// Where each wrapper's slot cache lives inside an instance, in slot order, when known.
+    private let slotCacheOffsets: [Int]?
+    /// While set, wrappers that look their slot up tell their key path even when the slot is
+    /// known (see ``learnKeyPaths(from:_:)``). Guarded by `lock`.
+    private var recordsWrappedKeyPaths = false
     /// Where each property's wrapper lives inside an instance, in slot order, when the runtime
     /// can tell (it can for classes on the platforms we build for); `nil` means "use `Mirror`".
     /// Reading wrappers at known offsets makes inserting an object cost no reflection.
@@ -42,6 +47,12 @@ final class ClassLayout: @unchecked Sendable {
         slotByName = byName
         hasRelationships = properties.contains { if case .relationship = $0.kind { true } else { false } }
         storedWrappers = Self.findStoredWrappers(of: objectClass, expected: properties)
+        var cacheOffsets: [Int] = []
+        for wrapper in storedWrappers ?? [] {
+            guard let offset = wrapper.type.cachedSlotOffset else { break }
+            cacheOffsets.append(wrapper.offset + offset)
+        }
+        slotCacheOffsets = storedWrappers != nil && cacheOffsets.count == properties.count ? cacheOffsets : nil
     }
 
     /// The offsets of the wrappers, from the runtime's field list (superclass fields first, as
@@ -108,7 +119,12 @@ final class ClassLayout: @unchecked Sendable {
         for storage: ReferenceWritableKeyPath<Object, Wrapper>, wrapped: AnyKeyPath, of object: Object
     ) -> Int {
         let key = ObjectIdentifier(storage)
-        if let known = lock.withLock({ slotByKeyPath[key] }) { return known }
+        let known: Int? = lock.withLock {
+            guard let slot = slotByKeyPath[key] else { return nil }
+            if recordsWrappedKeyPaths { slotByWrappedKeyPath[wrapped] = slot }
+            return slot
+        }
+        if let known { return known }
         // Mark this wrapper, find the marked child, unmark it.
         object[keyPath: storage].mark = ClassLayout.searchMark
         defer { object[keyPath: storage].mark = 0 }
@@ -128,6 +144,32 @@ final class ClassLayout: @unchecked Sendable {
     /// a path through a relationship, a property not used yet in this process).
     func slot(forWrapped keyPath: AnyKeyPath) -> Int? {
         lock.withLock { slotByWrappedKeyPath[keyPath] }
+    }
+
+    /// Fills every wrapper's slot cache in `object`, so that no property's first use in it has
+    /// to ask the layout (when the wrappers' places are known).
+    func fillSlotCaches(of object: ManagedObject) {
+        writeSlotCaches(of: object) { $0 }
+    }
+
+    /// Runs `body` on `object` with its wrappers' slot caches cleared, so that each wrapper
+    /// `body` uses tells the layout its own key path (for ``slot(forWrapped:)``).
+    func learnKeyPaths(from object: ManagedObject, _ body: () -> Void) {
+        lock.withLock { recordsWrappedKeyPaths = true }
+        writeSlotCaches(of: object) { _ in -1 }
+        body()
+        lock.withLock { recordsWrappedKeyPaths = false }
+        fillSlotCaches(of: object)
+    }
+
+    private func writeSlotCaches(of object: ManagedObject, _ value: (Int) -> Int) {
+        guard let slotCacheOffsets else { return }
+        withExtendedLifetime(object) {
+            let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            for (slot, offset) in slotCacheOffsets.enumerated() {
+                (base + offset).storeBytes(of: value(slot), as: Int.self)
+            }
+        }
     }
 
     /// The declared value type of the attribute at `slot`; `nil` for a relationship.
@@ -184,6 +226,8 @@ protocol ReflectedWrapper: SendableMetatype {
     var initialPropertyValue: PropertyValue { get }
     /// For a relationship set before the object entered a context, the targets.
     var pendingTargets: [ManagedObject]? { get }
+    /// Where the wrapper keeps its slot cache (an `Int`) inside itself, if known.
+    static var cachedSlotOffset: Int? { get }
 }
 
 extension ReflectedWrapper {

@@ -74,6 +74,7 @@ extension Relationship: CachedSlot, ReflectedWrapper {
     }
     var initialPropertyValue: PropertyValue { Value.isToMany ? .objects([]) : .null }
     var pendingTargets: [ManagedObject]? { pendingValue?.relationshipTargets }
+    static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
 }
 
 /// What deleting an object does to the objects a relationship points to.
