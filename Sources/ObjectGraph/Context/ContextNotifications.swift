@@ -19,7 +19,7 @@ public struct ObjectsDidChange: CustomStringConvertible {
     public let isMerge: Bool
     /// The values changed slots had when the previous notification was posted, so that an
     /// observer can find where an object stood before (see ``withPreviousValues(_:)``).
-    let previousValues: [ObjectIdentifier: (object: ManagedObject, slots: [Int: PropertyValue])]
+    let previousValues: [PreviousValues]
 
     /// Runs `body` with every changed object temporarily holding the values it had when the
     /// previous notification was posted, then puts the current values back.
@@ -28,8 +28,9 @@ public struct ObjectsDidChange: CustomStringConvertible {
     /// instead of a scan). Call it on the context's queue only, and change nothing inside.
     public func withPreviousValues<Result>(_ body: () throws -> Result) rethrows -> Result {
         var current: [(ManagedObject, Int, PropertyValue)] = []
-        for (object, slots) in previousValues.values {
-            for (slot, old) in slots where slot < object.slots.count {
+        for previous in previousValues {
+            let object = previous.object
+            for (slot, old) in previous.values.entries where slot < object.slots.count {
                 current.append((object, slot, object.slots[slot]))
                 object.slots[slot] = old
             }
@@ -59,8 +60,9 @@ public struct DidSave: Sendable, CustomStringConvertible {
     public let deletedIDs: Set<ObjectID>
     /// For each updated object, the names of the properties the save changed.
     public let changedKeys: [ObjectID: Set<String>]
-    /// The saved rows of inserted and updated objects, so that siblings need not read the store.
-    let rows: [ObjectID: StoredRow]
+    /// The saved rows of inserted and updated objects (one each), so that siblings need not
+    /// read the store.
+    let rows: [StoredRow]
     /// The context that saved, so that it does not merge its own save.
     let origin: ObjectIdentifier
 
@@ -72,33 +74,138 @@ public struct DidSave: Sendable, CustomStringConvertible {
 
 /// Pending changes since the last ``ObjectsDidChange`` was posted.
 struct PendingChanges {
-    var inserted: [ObjectIdentifier: ManagedObject] = [:]
+    /// The inserted objects of a merge's batch (see `batch`).
+    private var insertedByObject: [ObjectIdentifier: ManagedObject] = [:]
+    /// The objects a context's batch was told were inserted; only those still tagged with the
+    /// batch (``ManagedObject/pendingInsertionBatch``) count.
+    private var insertedObjects: [ManagedObject] = []
     var updated: [ObjectIdentifier: ManagedObject] = [:]
     var deleted: [ObjectIdentifier: ManagedObject] = [:]
     var refreshed: [ObjectIdentifier: ManagedObject] = [:]
     var changedKeys: [ObjectID: Set<String>] = [:]
-    var previousValues: [ObjectIdentifier: (object: ManagedObject, slots: [Int: PropertyValue])] = [:]
+    /// Set for a context's own batch: which objects it lists as inserted and their previous
+    /// values are marked in the objects themselves, tagged with this number, which saves
+    /// dictionary entries per object. A context never has two such batches live at once. `nil`
+    /// for a merge's batch, which keeps them in dictionaries.
+    private let batch: Int?
+    /// The objects whose previous values belong to `batch`.
+    private var objectsWithPreviousValues: [ManagedObject] = []
+    private var previousValuesByObject: [ObjectIdentifier: PreviousValues] = [:]
+
+    /// A context's batch number `batch`, or a merge's batch if `nil`.
+    init(batch: Int?) {
+        self.batch = batch
+    }
 
     /// Remembers the value a slot had before its first change since the last notification.
     mutating func noteOldValue(of object: ManagedObject, slot: Int) {
-        let id = ObjectIdentifier(object)
-        if previousValues[id]?.slots[slot] != nil { return }
-        previousValues[id, default: (object, [:])].slots[slot] = object.slots[slot]
+        let value = object.slots[slot]
+        guard let batch else {
+            previousValuesByObject[ObjectIdentifier(object), default: PreviousValues(object: object)].values.note(value, slot: slot)
+            return
+        }
+        if object.previousValuesBatch != batch {
+            object.previousValuesBatch = batch
+            object.previousValues = SlotValues(capacity: object.slots.count)
+            objectsWithPreviousValues.append(object)
+        }
+        object.previousValues.note(value, slot: slot)
     }
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty }
+    var isEmpty: Bool {
+        insertedByObject.isEmpty && insertedObjects.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty
+    }
+
+    /// Lists `object` as inserted.
+    mutating func noteInserted(_ object: ManagedObject) {
+        guard let batch else {
+            insertedByObject[ObjectIdentifier(object)] = object
+            return
+        }
+        if object.pendingInsertionBatch != batch {
+            object.pendingInsertionBatch = batch
+            insertedObjects.append(object)
+        }
+    }
+
+    /// No longer lists `object` as inserted (it went away before anyone was told).
+    mutating func forgetInserted(_ object: ManagedObject) {
+        guard let batch else {
+            insertedByObject[ObjectIdentifier(object)] = nil
+            return
+        }
+        if object.pendingInsertionBatch == batch { object.pendingInsertionBatch = 0 }
+    }
+
+    /// Whether `object` is listed as inserted.
+    func listsInserted(_ object: ManagedObject) -> Bool {
+        guard let batch else { return insertedByObject[ObjectIdentifier(object)] != nil }
+        return object.pendingInsertionBatch == batch
+    }
 
     mutating func noteUpdate(_ object: ManagedObject, key: String) {
         let id = ObjectIdentifier(object)
-        guard inserted[id] == nil else { return }
+        guard !listsInserted(object) else { return }
         updated[id] = object
         if let objectID = object.objectID { changedKeys[objectID, default: []].insert(key) }
     }
 
+    /// ``noteUpdate(_:key:)`` for the property at `slot`, named only if the object is not new.
+    mutating func noteUpdate(_ object: ManagedObject, slot: Int) {
+        guard !listsInserted(object) else { return }
+        let id = ObjectIdentifier(object)
+        updated[id] = object
+        if let objectID = object.objectID {
+            changedKeys[objectID, default: []].insert(objectID.entity.properties[slot].name)
+        }
+    }
+
+    /// The notification for this batch. The objects let go of the previous values they kept.
     func notification(isMerge: Bool) -> ObjectsDidChange {
-        ObjectsDidChange(
-            inserted: Array(inserted.values), updated: Array(updated.values), deleted: Array(deleted.values),
+        var previousValues: [PreviousValues]
+        let inserted = if let batch {
+            insertedObjects.filter { $0.pendingInsertionBatch == batch }
+        } else {
+            Array(insertedByObject.values)
+        }
+        if batch == nil {
+            previousValues = Array(previousValuesByObject.values)
+        } else {
+            previousValues = []
+            previousValues.reserveCapacity(objectsWithPreviousValues.count)
+            for object in objectsWithPreviousValues {
+                previousValues.append(PreviousValues(object: object, values: object.previousValues))
+                object.previousValues = SlotValues()
+            }
+        }
+        return ObjectsDidChange(
+            inserted: inserted, updated: Array(updated.values), deleted: Array(deleted.values),
             refreshed: Array(refreshed.values), changedKeys: changedKeys, isMerge: isMerge,
             previousValues: previousValues)
+    }
+}
+
+/// The values one object's slots had before their first change since the last notification.
+struct PreviousValues {
+    let object: ManagedObject
+    var values = SlotValues()
+}
+
+/// Values of some slots, each slot once: an object changes few slots between notifications,
+/// so a short list beats a dictionary.
+struct SlotValues {
+    private(set) var entries: [(slot: Int, value: PropertyValue)] = []
+
+    init() {}
+
+    /// An empty list with room for the first few values of an object with `slotCount` slots.
+    init(capacity slotCount: Int) {
+        entries.reserveCapacity(min(slotCount, 4))
+    }
+
+    /// Keeps `value` for `slot` unless the slot already has one.
+    mutating func note(_ value: PropertyValue, slot: Int) {
+        guard !entries.contains(where: { $0.slot == slot }) else { return }
+        entries.append((slot, value))
     }
 }

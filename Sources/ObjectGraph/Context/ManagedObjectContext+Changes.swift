@@ -19,30 +19,28 @@ extension ManagedObjectContext {
             deferredError = deferredError ?? error
             return
         }
-        let layout = object.layout
+        let layout = entity.layout
+        object.cachedLayout = layout
         let pendingRelationships = layout.pendingRelationships(of: object)
         object.objectID = ObjectID(entity: entity, primaryKey: key)
         object.managedObjectContext = self
         object.slots = layout.initialSlots(of: object)
+        layout.fillSlotCaches(of: object)
         object.committedSlots = []
         object.lifecycle = .inserted
         register(object)
         insertedSet[ObjectIdentifier(object)] = object
-        pending.inserted[ObjectIdentifier(object)] = object
+        pending.noteInserted(object)
         for (slot, targets) in pendingRelationships {
             setTargets(targets, of: object, slot: slot)
         }
     }
 
     private func nextPrimaryKey(for entity: EntityDescription) throws(ObjectGraphError) -> Int64 {
-        let root = entity.rootName
-        if let range = reservedKeys[root], !range.isEmpty {
-            reservedKeys[root] = range.dropFirst().isEmpty ? nil : (range.lowerBound + 1)...range.upperBound
-            return range.lowerBound
-        }
-        let rootEntity = model.entity(named: root) ?? entity
-        let range = try coordinator.store.allocatePrimaryKeys(root: rootEntity, count: 256)
-        reservedKeys[root] = range.count > 1 ? (range.lowerBound + 1)...range.upperBound : nil
+        if reservedKeys.isEmpty { reservedKeys = Array(repeating: 0..<0, count: model.entities.count) }
+        if let key = reservedKeys[entity.rootIndex].popFirst() { return key }
+        let range = try coordinator.store.allocatePrimaryKeys(root: model.entities[entity.rootIndex], count: 256)
+        reservedKeys[entity.rootIndex] = (range.lowerBound + 1)..<(range.upperBound + 1)
         return range.lowerBound
     }
 
@@ -75,7 +73,7 @@ extension ManagedObjectContext {
         if wasInserted {
             // Never saved: it simply goes away.
             insertedSet[key] = nil
-            pending.inserted[key] = nil
+            pending.forgetInserted(object)
             if let id = object.objectID { registry[id] = nil }
             object.lifecycle = .invalidated
         } else {
@@ -91,7 +89,7 @@ extension ManagedObjectContext {
         guard object.slots[slot] != value else { return }
         pending.noteOldValue(of: object, slot: slot)
         object.slots[slot] = value
-        guard let entity = object.entity else { return }
+        guard object.objectID != nil else { return }
         if object.lifecycle == .persisted {
             if object.committedSlots[slot] == value {
                 object.changedSlots.remove(slot)
@@ -100,7 +98,7 @@ extension ManagedObjectContext {
             }
             updatedSet[ObjectIdentifier(object)] = object.changedSlots.isEmpty ? nil : object
         }
-        pending.noteUpdate(object, key: entity.properties[slot].name)
+        pending.noteUpdate(object, slot: slot)
     }
 
     // MARK: Relationships

@@ -18,8 +18,12 @@ extension ManagedObjectContext {
     /// ``automaticallyMergesChangesFromSiblings`` is off.
     public func mergeChanges(from save: DidSave) {
         processPendingChanges()
-        var merged = PendingChanges()
+        var merged = PendingChanges(batch: nil)
         var broughtIn: [ManagedObject] = []  // keeps new objects alive until observers have seen them
+        // Objects brought in live only as long as observers keep them: with none, bringing
+        // them in would change nothing anyone can see (a big import would cost as much here
+        // as in the saving context).
+        let bringsIn = hasObjectsDidChangeObservers
 
         for id in save.deletedIDs {
             guard let object = registered(id) else { continue }
@@ -33,15 +37,18 @@ extension ManagedObjectContext {
             merged.deleted[key] = object
         }
 
-        for (id, row) in save.rows {
+        for row in save.rows {
+            let id = row.id
+            let registeredObject = registered(id)
+            if registeredObject == nil, !bringsIn { continue }
             let toMany = Set(id.entity.properties.filter { $0.relationship?.isToMany ?? false }.map(\.index))
-            guard let object = registered(id) else {
+            guard let object = registeredObject else {
                 var incoming = row
                 for slot in toMany { incoming.slots[slot] = .unloaded }
                 let object = materialize(incoming)
                 broughtIn.append(object)
                 if save.insertedIDs.contains(id) {
-                    merged.inserted[ObjectIdentifier(object)] = object
+                    merged.noteInserted(object)
                 } else {
                     merged.updated[ObjectIdentifier(object)] = object
                     merged.changedKeys[id] = save.changedKeys[id] ?? []

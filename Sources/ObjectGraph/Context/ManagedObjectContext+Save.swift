@@ -15,9 +15,15 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
 
         var changes = StoreChanges()
+        changes.inserted.reserveCapacity(insertedSet.count)
+        var insertedIDs: Set<ObjectID> = []
+        insertedIDs.reserveCapacity(insertedSet.count)
         for object in insertedSet.values {
-            changes.inserted.append(StoredRow(id: object.objectID!, version: 0, slots: object.slots))
+            // Stores write new rows at version 1.
+            changes.inserted.append(StoredRow(id: object.objectID!, version: 1, slots: object.slots))
+            insertedIDs.insert(object.objectID!)
         }
+        changes.updated.reserveCapacity(updatedSet.count)
         for object in updatedSet.values {
             var changed: [Int: PropertyValue] = [:]
             for slot in object.changedSlots { changed[slot] = object.slots[slot] }
@@ -27,14 +33,14 @@ extension ManagedObjectContext {
 
         let result = try coordinator.store.save(changes, policy: mergePolicy)
 
-        var rows: [ObjectID: StoredRow] = [:]
+        // What siblings merge: the inserted rows as written, then the updated ones.
+        var rows = changes.inserted
+        rows.reserveCapacity(rows.count + updatedSet.count)
         var changedKeys: [ObjectID: Set<String>] = [:]
         for object in insertedSet.values {
-            let id = object.objectID!
             object.lifecycle = .persisted
-            object.version = result.versions[id] ?? 1
+            object.version = 1
             object.committedSlots = object.slots
-            rows[id] = StoredRow(id: id, version: object.version, slots: object.slots)
         }
         for object in updatedSet.values {
             let id = object.objectID!
@@ -49,7 +55,7 @@ extension ManagedObjectContext {
             object.version = result.versions[id] ?? object.version + 1
             object.committedSlots = object.slots
             object.changedSlots = []
-            rows[id] = StoredRow(id: id, version: object.version, slots: object.slots)
+            rows.append(StoredRow(id: id, version: object.version, slots: object.slots))
         }
         for object in deletedSet.values {
             if let id = object.objectID { registry[id] = nil }
@@ -57,7 +63,7 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         let save = DidSave(
-            insertedIDs: Set(insertedSet.values.compactMap(\.objectID)),
+            insertedIDs: insertedIDs,
             updatedIDs: Set(updatedSet.values.compactMap(\.objectID)),
             deletedIDs: Set(changes.deleted),
             changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self))

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Streams
+import Synchronization
 
 /// A scratchpad of objects confined to one serial queue: you fetch, insert, change and delete
 /// objects in it, then `save()` to write them to the store in one transaction.
@@ -35,15 +36,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Whether saves of sibling contexts are merged into this one. On by default.
     public var automaticallyMergesChangesFromSiblings = true
 
-    var registry: [ObjectID: WeakObject] = [:]
-    var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
-    var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
-    var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
-    var pending = PendingChanges()
+    // The runtime's exclusivity checks are off for the busiest fields: confined to the queue,
+    // their accesses cannot overlap.
+    @exclusivity(unchecked) var registry: [ObjectID: WeakObject] = [:]
+    @exclusivity(unchecked) var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var pending = PendingChanges(batch: 1)
+    /// The number of the latest batch of pending changes.
+    private var pendingBatch = 1
     /// An error from a call that cannot throw (insert, a relationship setter), reported by the
     /// next `save()`.
     var deferredError: ObjectGraphError?
-    var reservedKeys: [String: ClosedRange<Int64>] = [:]
+    /// Primary keys taken from the store and not handed out yet, by hierarchy (at its root's
+    /// position in the model's entities).
+    @exclusivity(unchecked) var reservedKeys: [Range<Int64>] = []
     private var isProcessingPendingChanges = false
 
     private let objectsDidChangeSubject = PassthroughSubject<ObjectsDidChange, Never>()
@@ -61,7 +68,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var model: ObjectModel { coordinator.model }
 
     /// Posts what changed, on this context's queue, whenever pending changes are processed.
-    public var objectsDidChange: AnyPublisher<ObjectsDidChange, Never> { objectsDidChangeSubject.eraseToAnyPublisher() }
+    public var objectsDidChange: AnyPublisher<ObjectsDidChange, Never> {
+        objectsDidChangeSubject
+            .handleEvents(
+                receiveSubscription: { [weak self] _ in self?.objectsDidChangeObservers.add(1, ordering: .relaxed) },
+                receiveCancel: { [weak self] in self?.objectsDidChangeObservers.subtract(1, ordering: .relaxed) })
+            .eraseToAnyPublisher()
+    }
+
+    /// How many subscribers ``objectsDidChange`` has (subscriptions minus cancellations), from
+    /// any thread: a merge brings in objects the context does not hold only for them.
+    private let objectsDidChangeObservers = Atomic<Int>(0)
+
+    /// Whether anything may be watching ``objectsDidChange``.
+    var hasObjectsDidChangeObservers: Bool { objectsDidChangeObservers.load(ordering: .relaxed) > 0 }
 
     /// Posts what each successful `save()` of this context wrote, on this context's queue.
     public var didSave: AnyPublisher<DidSave, Never> { didSaveSubject.eraseToAnyPublisher() }
@@ -123,9 +143,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // An observer may change objects while handling the notification; post those too.
         while !pending.isEmpty {
             let notification = pending.notification(isMerge: false)
-            pending = PendingChanges()
+            pending = nextPendingChanges()
             objectsDidChangeSubject.send(notification)
         }
+    }
+
+    /// A fresh batch of pending changes for ``pending``.
+    private func nextPendingChanges() -> PendingChanges {
+        pendingBatch += 1
+        return PendingChanges(batch: pendingBatch)
     }
 
     func post(_ notification: ObjectsDidChange) {
@@ -151,6 +177,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func materialize(_ row: StoredRow) -> ManagedObject {
         if let existing = registered(row.id) { return existing }
         let object = row.id.entity.objectClass.init()
+        object.cachedLayout = row.id.entity.layout
+        row.id.entity.layout.fillSlotCaches(of: object)
         object.objectID = row.id
         object.managedObjectContext = self
         object.slots = row.slots
@@ -189,7 +217,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         insertedSet = [:]
         updatedSet = [:]
         deletedSet = [:]
-        pending = PendingChanges()
+        pending = nextPendingChanges()
         deferredError = nil
     }
 }

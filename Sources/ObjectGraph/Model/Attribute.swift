@@ -35,7 +35,7 @@ public struct Attribute<Value> {
     ) -> Value {
         get {
             guard object.isManaged else { return object[keyPath: storageKeyPath].initialValue }
-            let slot = slotIndex(of: object, storageKeyPath)
+            let slot = slotIndex(of: object, storageKeyPath, wrapped: wrappedKeyPath)
             return object.slots[slot].attributeValue(as: Value.self) ?? object[keyPath: storageKeyPath].initialValue
         }
         set {
@@ -43,7 +43,7 @@ public struct Attribute<Value> {
                 object[keyPath: storageKeyPath].initialValue = newValue
                 return
             }
-            object.setSlot(slotIndex(of: object, storageKeyPath), to: PropertyValue(attribute: newValue))
+            object.setSlot(slotIndex(of: object, storageKeyPath, wrapped: wrappedKeyPath), to: PropertyValue(attribute: newValue))
         }
     }
 
@@ -58,9 +58,11 @@ public struct Attribute<Value> {
 extension Attribute: CachedSlot, ReflectedWrapper {
     var reflectedKind: ReflectedProperty.Kind { .attribute(valueType: Value.self) }
     var initialPropertyValue: PropertyValue {
-        AttributeType.of(Value.self) == nil ? .null : PropertyValue(attribute: initialValue)
+        if let common = PropertyValue(commonAttribute: initialValue) { return common }
+        return AttributeType.of(Value.self) == nil ? .null : PropertyValue(attribute: initialValue)
     }
     var pendingTargets: [ManagedObject]? { nil }
+    static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
 }
 
 /// A wrapper that remembers its object's slot index after the first lookup.
@@ -71,14 +73,15 @@ protocol CachedSlot {
 }
 
 /// The slot of the property stored at `storage` in `object`: cached in the wrapper after the
-/// first lookup, which asks the class layout.
+/// first lookup, which asks the class layout. `wrapped` is the property's own key path, which
+/// the layout learns too (see ``ClassLayout/slot(forWrapped:)``).
 @inlinable
 func slotIndex<Object: ManagedObject, Wrapper: CachedSlot>(
-    of object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>
+    of object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>, wrapped: AnyKeyPath
 ) -> Int {
     let cached = object[keyPath: storage].cachedSlot
     if cached >= 0 { return cached }
-    let slot = object.layout.slotIndex(for: storage, of: object)
+    let slot = object.layout.slotIndex(for: storage, wrapped: wrapped, of: object)
     object[keyPath: storage].cachedSlot = slot
     return slot
 }

@@ -9,12 +9,23 @@ import Streams
 /// carries the mark, and the answer is cached by the key path's identity.
 @usableFromInline
 final class ClassLayout: @unchecked Sendable {
-    // `lock` protects `slotByKeyPath`; everything else is immutable after init.
+    // `lock` protects `slotByKeyPath` and `slotByWrappedKeyPath`; everything else is immutable
+    // after init.
     private let lock = Lock()
     private var slotByKeyPath: [ObjectIdentifier: Int] = [:]
+    /// The slots of properties by their own key paths (`\Bucket.name`), as the wrappers passed
+    /// them on their first lookup.
+    private var slotByWrappedKeyPath: [AnyKeyPath: Int] = [:]
     let objectClass: ManagedObject.Type
     let properties: [ReflectedProperty]
     let slotByName: [String: Int]
+    /// Whether any property is a relationship (which may hold targets set before insertion).
+    private let hasRelationships: Bool
+    /// Where each wrapper's slot cache lives inside an instance, in slot order, when known.
+    private let slotCacheOffsets: [Int]?
+    /// While set, wrappers that look their slot up tell their key path even when the slot is
+    /// known (see ``learnKeyPaths(from:_:)``). Guarded by `lock`.
+    private var recordsWrappedKeyPaths = false
     /// Where each property's wrapper lives inside an instance, in slot order, when the runtime
     /// can tell (it can for classes on the platforms we build for); `nil` means "use `Mirror`".
     /// Reading wrappers at known offsets makes inserting an object cost no reflection.
@@ -34,7 +45,14 @@ final class ClassLayout: @unchecked Sendable {
         var byName: [String: Int] = [:]
         for (index, property) in properties.enumerated() { byName[property.name] = index }
         slotByName = byName
+        hasRelationships = properties.contains { if case .relationship = $0.kind { true } else { false } }
         storedWrappers = Self.findStoredWrappers(of: objectClass, expected: properties)
+        var cacheOffsets: [Int] = []
+        for wrapper in storedWrappers ?? [] {
+            guard let offset = wrapper.type.cachedSlotOffset else { break }
+            cacheOffsets.append(wrapper.offset + offset)
+        }
+        slotCacheOffsets = storedWrappers != nil && cacheOffsets.count == properties.count ? cacheOffsets : nil
     }
 
     /// The offsets of the wrappers, from the runtime's field list (superclass fields first, as
@@ -94,13 +112,19 @@ final class ClassLayout: @unchecked Sendable {
         return found
     }
 
-    /// The slot of the property stored at `storage` in objects of this class.
+    /// The slot of the property stored at `storage` in objects of this class; `wrapped` is the
+    /// property's own key path, remembered for ``slot(forWrapped:)``.
     @usableFromInline
     func slotIndex<Object: ManagedObject, Wrapper: CachedSlot>(
-        for storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object
+        for storage: ReferenceWritableKeyPath<Object, Wrapper>, wrapped: AnyKeyPath, of object: Object
     ) -> Int {
         let key = ObjectIdentifier(storage)
-        if let known = lock.withLock({ slotByKeyPath[key] }) { return known }
+        let known: Int? = lock.withLock {
+            guard let slot = slotByKeyPath[key] else { return nil }
+            if recordsWrappedKeyPaths { slotByWrappedKeyPath[wrapped] = slot }
+            return slot
+        }
+        if let known { return known }
         // Mark this wrapper, find the marked child, unmark it.
         object[keyPath: storage].mark = ClassLayout.searchMark
         defer { object[keyPath: storage].mark = 0 }
@@ -108,8 +132,50 @@ final class ClassLayout: @unchecked Sendable {
         guard let slot = reflected.firstIndex(where: { $0.wrapper.mark == ClassLayout.searchMark }) else {
             preconditionFailure("ObjectGraph: a property wrapper of \(Object.self) could not be found by reflection")
         }
-        lock.withLock { slotByKeyPath[key] = slot }
+        lock.withLock {
+            slotByKeyPath[key] = slot
+            slotByWrappedKeyPath[wrapped] = slot
+        }
         return slot
+    }
+
+    /// The slot of the property whose own key path is `keyPath` (for example `\Bucket.name`),
+    /// if a wrapper has been used with it; `nil` for any other key path (a computed property,
+    /// a path through a relationship, a property not used yet in this process).
+    func slot(forWrapped keyPath: AnyKeyPath) -> Int? {
+        lock.withLock { slotByWrappedKeyPath[keyPath] }
+    }
+
+    /// Fills every wrapper's slot cache in `object`, so that no property's first use in it has
+    /// to ask the layout (when the wrappers' places are known).
+    func fillSlotCaches(of object: ManagedObject) {
+        writeSlotCaches(of: object) { $0 }
+    }
+
+    /// Runs `body` on `object` with its wrappers' slot caches cleared, so that each wrapper
+    /// `body` uses tells the layout its own key path (for ``slot(forWrapped:)``).
+    func learnKeyPaths(from object: ManagedObject, _ body: () -> Void) {
+        lock.withLock { recordsWrappedKeyPaths = true }
+        writeSlotCaches(of: object) { _ in -1 }
+        body()
+        lock.withLock { recordsWrappedKeyPaths = false }
+        fillSlotCaches(of: object)
+    }
+
+    private func writeSlotCaches(of object: ManagedObject, _ value: (Int) -> Int) {
+        guard let slotCacheOffsets else { return }
+        withExtendedLifetime(object) {
+            let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            for (slot, offset) in slotCacheOffsets.enumerated() {
+                (base + offset).storeBytes(of: value(slot), as: Int.self)
+            }
+        }
+    }
+
+    /// The declared value type of the attribute at `slot`; `nil` for a relationship.
+    func attributeValueType(at slot: Int) -> Any.Type? {
+        guard properties.indices.contains(slot), case .attribute(let valueType) = properties[slot].kind else { return nil }
+        return valueType
     }
 
     private static let searchMark: UInt32 = 0x5EA2_C4ED
@@ -128,6 +194,7 @@ final class ClassLayout: @unchecked Sendable {
     /// Pending relationship targets set on `object` before it entered a context.
     func pendingRelationships(of object: ManagedObject) -> [(slot: Int, targets: [ManagedObject])] {
         var pending: [(slot: Int, targets: [ManagedObject])] = []
+        guard hasRelationships else { return pending }
         let direct = withExtendedLifetime(object) {
             withWrapperPointers(of: object) { slot, pointer, type in
                 if let targets = type.pendingTargets(at: pointer) { pending.append((slot, targets)) }
@@ -159,6 +226,8 @@ protocol ReflectedWrapper: SendableMetatype {
     var initialPropertyValue: PropertyValue { get }
     /// For a relationship set before the object entered a context, the targets.
     var pendingTargets: [ManagedObject]? { get }
+    /// Where the wrapper keeps its slot cache (an `Int`) inside itself, if known.
+    static var cachedSlotOffset: Int? { get }
 }
 
 extension ReflectedWrapper {

@@ -15,21 +15,29 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// The names of this entity and all entities below it.
     public let selfAndSubentityNames: Set<String>
     let objectClass: ManagedObject.Type
+    /// What reflection found in ``objectClass``, handed to each object that enters a context.
+    let layout: ClassLayout
+    /// The position of the hierarchy's root in ``ObjectModel/entities``.
+    let rootIndex: Int
     let propertyIndexByName: [String: Int]
 
     init(
         name: String,
         objectClass: ManagedObject.Type,
+        layout: ClassLayout,
         properties: [PropertyDescription],
         superentityName: String?,
         rootName: String,
+        rootIndex: Int,
         selfAndSubentityNames: Set<String>
     ) {
         self.name = name
         self.objectClass = objectClass
+        self.layout = layout
         self.properties = properties
         self.superentityName = superentityName
         self.rootName = rootName
+        self.rootIndex = rootIndex
         self.selfAndSubentityNames = selfAndSubentityNames
         var byName: [String: Int] = [:]
         for property in properties { byName[property.name] = property.index }

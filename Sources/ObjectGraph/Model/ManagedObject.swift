@@ -16,21 +16,30 @@
 /// An object belongs to one context and must be used on that context's queue. Identity is the
 /// instance: within a context there is at most one object per ``ObjectID``.
 open class ManagedObject: Hashable, CustomStringConvertible {
+    // The fields below are used only on the context's queue (an object is confined to it), so
+    // no two accesses can overlap and the runtime's exclusivity checks are switched off for them.
     /// The object's permanent ID, assigned when it is inserted into a context; `nil` before.
-    public internal(set) var objectID: ObjectID?
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID?
     /// The context the object belongs to, if any.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// Property values in slot order, once the object is managed; empty before.
-    @usableFromInline internal var slots: [PropertyValue] = []
+    @usableFromInline @exclusivity(unchecked) internal var slots: [PropertyValue] = []
     /// The values as last saved or read from the store, for change tracking and rollback.
-    internal var committedSlots: [PropertyValue] = []
+    @exclusivity(unchecked) internal var committedSlots: [PropertyValue] = []
     /// The slots changed since the last save.
-    internal var changedSlots: Set<Int> = []
+    @exclusivity(unchecked) internal var changedSlots: Set<Int> = []
     /// The store's version of the row the committed values came from.
-    internal var version: Int64 = 0
-    internal var lifecycle = Lifecycle.unmanaged
-    private var cachedLayout: ClassLayout?
+    @exclusivity(unchecked) internal var version: Int64 = 0
+    @exclusivity(unchecked) internal var lifecycle = Lifecycle.unmanaged
+    /// The context's batch of pending changes that lists the object as inserted, if any.
+    @exclusivity(unchecked) internal var pendingInsertionBatch = 0
+    /// The context's batch of pending changes that ``previousValues`` belong to.
+    @exclusivity(unchecked) internal var previousValuesBatch = 0
+    /// The values slots had before their first change in that batch.
+    @exclusivity(unchecked) internal var previousValues = SlotValues()
+    /// Set by the context from the entity when the object enters it, found by reflection else.
+    @usableFromInline @exclusivity(unchecked) internal var cachedLayout: ClassLayout?
 
     enum Lifecycle {
         case unmanaged, inserted, persisted, deleted, invalidated

@@ -22,6 +22,7 @@ public final class ObjectModel: Sendable {
         var names: [String] = []
         var nameByClass: [ObjectIdentifier: String] = [:]
         var reflected: [String: [ReflectedProperty]] = [:]
+        var layouts: [String: ClassLayout] = [:]
         var superclassByName: [String: String] = [:]
         var classByName: [String: ManagedObject.Type] = [:]
 
@@ -35,7 +36,9 @@ public final class ObjectModel: Sendable {
             classByName[name] = objectClass
             names.append(name)
             let probe = objectClass.init()
-            reflected[name] = ClassLayout.of(probe).properties
+            let layout = ClassLayout.of(probe)
+            layouts[name] = layout
+            reflected[name] = layout.properties
             var ancestor = Mirror(reflecting: probe).superclassMirror
             while let mirror = ancestor {
                 if let superclass = mirror.subjectType as? ManagedObject.Type,
@@ -108,8 +111,9 @@ public final class ObjectModel: Sendable {
             }
             let family = Set(names.filter { isKind($0, of: name) })
             built.append(EntityDescription(
-                name: name, objectClass: classByName[name]!, properties: descriptions,
-                superentityName: superclassByName[name], rootName: root(of: name), selfAndSubentityNames: family))
+                name: name, objectClass: classByName[name]!, layout: layouts[name]!, properties: descriptions,
+                superentityName: superclassByName[name], rootName: root(of: name),
+                rootIndex: names.firstIndex(of: root(of: name))!, selfAndSubentityNames: family))
         }
 
         entities = built

@@ -88,6 +88,29 @@ extension PropertyValue {
         }
     }
 
+    /// ``init(attribute:)`` for the most common types, recognised by comparing metatypes: where
+    /// `Value` is not known at compile time, that is much cheaper than the dynamic casts there.
+    /// `nil` for the other types.
+    init?<Value>(commonAttribute value: Value) {
+        if Value.self == String.self {
+            self = .string(unsafeBitCast(value, to: String.self))
+        } else if Value.self == Int.self {
+            self = .integer(Int64(unsafeBitCast(value, to: Int.self)))
+        } else if Value.self == Bool.self {
+            self = .bool(unsafeBitCast(value, to: Bool.self))
+        } else if Value.self == Double.self {
+            self = .double(unsafeBitCast(value, to: Double.self))
+        } else if Value.self == Date.self {
+            self = .date(unsafeBitCast(value, to: Date.self))
+        } else if Value.self == String?.self {
+            self = unsafeBitCast(value, to: String?.self).map { .string($0) } ?? .null
+        } else if Value.self == Int?.self {
+            self = unsafeBitCast(value, to: Int?.self).map { .integer(Int64($0)) } ?? .null
+        } else {
+            return nil
+        }
+    }
+
     /// Converts a stored value back to a typed attribute value, or `nil` if it does not fit.
     @inlinable
     public func attributeValue<Value>(as type: Value.Type) -> Value? {

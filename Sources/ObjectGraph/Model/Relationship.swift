@@ -49,14 +49,14 @@ public struct Relationship<Value: RelationshipValue> {
             guard object.isManaged else {
                 return object[keyPath: storageKeyPath].pendingValue ?? Value(relationshipTargets: [])
             }
-            return Value(relationshipTargets: object.relationshipTargets(slot: slotIndex(of: object, storageKeyPath)))
+            return Value(relationshipTargets: object.relationshipTargets(slot: slotIndex(of: object, storageKeyPath, wrapped: wrappedKeyPath)))
         }
         set {
             guard object.isManaged else {
                 object[keyPath: storageKeyPath].pendingValue = newValue
                 return
             }
-            object.setRelationshipTargets(newValue.relationshipTargets, slot: slotIndex(of: object, storageKeyPath))
+            object.setRelationshipTargets(newValue.relationshipTargets, slot: slotIndex(of: object, storageKeyPath, wrapped: wrappedKeyPath))
         }
     }
 
@@ -74,6 +74,7 @@ extension Relationship: CachedSlot, ReflectedWrapper {
     }
     var initialPropertyValue: PropertyValue { Value.isToMany ? .objects([]) : .null }
     var pendingTargets: [ManagedObject]? { pendingValue?.relationshipTargets }
+    static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
 }
 
 /// What deleting an object does to the objects a relationship points to.

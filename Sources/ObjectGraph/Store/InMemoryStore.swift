@@ -79,7 +79,6 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             var stored = row
             stored.version = 1
             tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = stored
-            result.versions[row.id] = 1
         }
         for id in changes.deleted {
             tables[id.entity.rootName]?[id.primaryKey] = nil

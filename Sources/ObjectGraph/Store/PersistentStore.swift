@@ -40,7 +40,7 @@ struct StoreChanges: Sendable {
 
 /// What a save did, for the context to bring its objects up to date.
 struct StoreSaveResult: Sendable {
-    /// The new version of every inserted and updated row.
+    /// The new version of every updated row. Inserted rows start at version 1.
     var versions: [ObjectID: Int64] = [:]
     /// Rows that changed in the store beyond what the context wrote (a sibling's change to other
     /// keys, or keys the store kept under the store-wins policy): their current values.

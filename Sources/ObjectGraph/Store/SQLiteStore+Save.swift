@@ -6,7 +6,7 @@ extension SQLiteStore {
         try withWriteTransaction { connection throws(ObjectGraphError) -> StoreSaveResult in
             var result = StoreSaveResult()
             let refreshedIDs = try writeUpdates(changes.updated, policy: policy, into: &result, connection: connection)
-            try writeInserts(changes.inserted, into: &result, connection: connection)
+            try writeInserts(changes.inserted, connection: connection)
             try writeDeletes(changes.deleted, connection: connection)
             // Read after every write, so that derived to-many relationships are current.
             for id in refreshedIDs {
@@ -83,12 +83,11 @@ extension SQLiteStore {
         }
     }
 
-    private func writeInserts(_ rows: [StoredRow], into result: inout StoreSaveResult, connection: SQLiteConnection) throws(ObjectGraphError) {
+    private func writeInserts(_ rows: [StoredRow], connection: SQLiteConnection) throws(ObjectGraphError) {
         // The context hands rows over in hash order; in key order each insert appends to the
         // table's B-tree instead of splitting pages all over it (several times faster in bulk).
         var order = rows.indices.map { (key: rows[$0].id.primaryKey, index: $0) }
         order.sort { $0.key < $1.key }
-        result.versions.reserveCapacity(result.versions.count + rows.count)
         // Bulk inserts are mostly of one entity: keep what it needs at hand rather than look it
         // up, or copy its whole mapping, for every row.
         var entity: EntityDescription?
@@ -111,7 +110,6 @@ extension SQLiteStore {
                 guard case .objects(let targets) = rows[index].slots[slot], !targets.isEmpty else { continue }
                 try runPairs(access.insert, owner: id, targets: targets, connection: connection)
             }
-            result.versions[id] = 1
         }
     }
 
