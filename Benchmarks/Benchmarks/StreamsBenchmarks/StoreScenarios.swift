@@ -4,6 +4,9 @@ import Foundation
 import ObjectGraph
 
 let storeRowCount = 100_000
+/// Each iteration sets up a database of its own, so the D scenarios get a larger time budget
+/// than the default, for enough samples to quote a median.
+let storeBudget: Duration = .seconds(12)
 
 /// A fresh folder for one benchmark iteration's database.
 func freshDatabaseURL() -> URL {
@@ -18,7 +21,7 @@ func removeDatabase(at url: URL) {
 
 func registerStoreScenarios() {
     // D1: insert 100,000 objects in one save to a SQLite file.
-    Benchmark("D1 Streams", configuration: .init(scalingFactor: .one, maxIterations: 5)) { benchmark in
+    Benchmark("D1 Streams", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
         let url = freshDatabaseURL()
         defer { removeDatabase(at: url) }
         let container = try! PersistentContainer(model: rowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
@@ -34,7 +37,7 @@ func registerStoreScenarios() {
             benchmark.stopMeasurement()
         }
     }
-    Benchmark("D1 raw SQLite", configuration: .init(scalingFactor: .one, maxIterations: 5)) { benchmark in
+    Benchmark("D1 raw SQLite", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
         let url = freshDatabaseURL()
         defer { removeDatabase(at: url) }
         let database = RawDatabase(url)
@@ -56,7 +59,7 @@ func registerStoreScenarios() {
     }
 
     // D2: fetch 100,000 objects sorted by an attribute.
-    Benchmark("D2 Streams", configuration: .init(scalingFactor: .one, maxIterations: 10)) { benchmark in
+    Benchmark("D2 Streams", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
         let url = freshDatabaseURL()
         defer { removeDatabase(at: url) }
         do {
@@ -81,7 +84,7 @@ func registerStoreScenarios() {
             blackHole(rows)
         }
     }
-    Benchmark("D2 raw SQLite", configuration: .init(scalingFactor: .one, maxIterations: 10)) { benchmark in
+    Benchmark("D2 raw SQLite", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
         let url = freshDatabaseURL()
         defer { removeDatabase(at: url) }
         let database = RawDatabase(url)
