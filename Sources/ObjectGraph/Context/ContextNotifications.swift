@@ -160,6 +160,12 @@ struct PendingChanges {
         }
     }
 
+    /// Lets go of the batch without a notification: the objects drop the previous values they
+    /// kept for it.
+    func discard() {
+        for object in objectsWithPreviousValues { object.previousValues = SlotValues() }
+    }
+
     /// The notification for this batch. The objects let go of the previous values they kept.
     func notification(isMerge: Bool) -> ObjectsDidChange {
         var previousValues: [PreviousValues]

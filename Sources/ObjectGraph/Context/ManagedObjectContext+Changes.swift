@@ -28,8 +28,8 @@ extension ManagedObjectContext {
         layout.fillSlotCaches(of: object)
         object.committedSlots = []
         object.lifecycle = .inserted
-        register(object)
-        insertedSet[ObjectIdentifier(object)] = object
+        // Held strongly until saved, it needs no weak registry entry before then.
+        insertedSet[object.objectID!] = object
         pending.noteInserted(object)
         for (slot, targets) in pendingRelationships {
             setTargets(targets, of: object, slot: slot)
@@ -72,9 +72,11 @@ extension ManagedObjectContext {
         pending.updated[key] = nil
         if wasInserted {
             // Never saved: it simply goes away.
-            insertedSet[key] = nil
             pending.forgetInserted(object)
-            if let id = object.objectID { registry[id] = nil }
+            if let id = object.objectID {
+                insertedSet[id] = nil
+                registry[id] = nil
+            }
             object.lifecycle = .invalidated
         } else {
             deletedSet[key] = object
@@ -87,7 +89,9 @@ extension ManagedObjectContext {
     func recordChange(of object: ManagedObject, slot: Int, to value: PropertyValue) {
         guard object.lifecycle == .inserted || object.lifecycle == .persisted else { return }
         guard object.slots[slot] != value else { return }
-        pending.noteOldValue(of: object, slot: slot)
+        // Previous values serve only observers of the next notification; with none, a bulk of
+        // changes keeps no copy of them.
+        if hasObjectsDidChangeObservers { pending.noteOldValue(of: object, slot: slot) }
         object.slots[slot] = value
         guard object.objectID != nil else { return }
         if object.lifecycle == .persisted {

@@ -29,7 +29,7 @@ extension ManagedObjectContext {
             guard let object = registered(id) else { continue }
             let key = ObjectIdentifier(object)
             registry[id] = nil
-            insertedSet[key] = nil
+            insertedSet[id] = nil
             updatedSet[key] = nil
             deletedSet[key] = nil
             object.lifecycle = .invalidated

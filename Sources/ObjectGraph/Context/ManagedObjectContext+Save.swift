@@ -67,12 +67,24 @@ extension ManagedObjectContext {
             updatedIDs: Set(updatedSet.values.compactMap(\.objectID)),
             deletedIDs: Set(changes.deleted),
             changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self))
-        insertedSet = [:]
+        registerSavedInserts()
         updatedSet = [:]
         deletedSet = [:]
         processPendingChanges()
         postDidSave(save)
         coordinator.broadcast(save)
+    }
+
+    /// Moves the saved inserts from the strongly held inserted set to the weak registry. One
+    /// that only the set holds goes away now and needs no entry: it never gets the weak
+    /// reference that would make every later retain and release of it slower.
+    private func registerSavedInserts() {
+        var objects = Array(insertedSet.values)
+        insertedSet = [:]
+        registry.reserveCapacity(registry.count + objects.count)
+        for index in objects.indices where !isKnownUniquelyReferenced(&objects[index]) {
+            register(objects[index])
+        }
     }
 
     /// Discards every unsaved change: inserted objects leave the context, updated and deleted
@@ -141,8 +153,10 @@ extension ManagedObjectContext {
     /// Removes an object that no longer exists in the store.
     func invalidate(_ object: ManagedObject) {
         let key = ObjectIdentifier(object)
-        if let id = object.objectID { registry[id] = nil }
-        insertedSet[key] = nil
+        if let id = object.objectID {
+            registry[id] = nil
+            insertedSet[id] = nil
+        }
         updatedSet[key] = nil
         deletedSet[key] = nil
         pending.updated[key] = nil

@@ -38,8 +38,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     // The runtime's exclusivity checks are off for the busiest fields: confined to the queue,
     // their accesses cannot overlap.
+    /// The objects the context holds, inserted ones aside: weakly, see ``WeakObject``.
     @exclusivity(unchecked) var registry: [ObjectID: WeakObject] = [:]
-    @exclusivity(unchecked) var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
+    /// The inserted objects, not saved yet, held strongly; the registry does not list them.
+    @exclusivity(unchecked) var insertedSet: [ObjectID: ManagedObject] = [:]
     @exclusivity(unchecked) var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var pending = PendingChanges(batch: 1)
@@ -133,13 +135,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Objects deleted and not saved yet.
     public var deletedObjects: Set<ManagedObject> { Set(deletedSet.values) }
     /// Every object the context currently holds.
-    public var registeredObjects: Set<ManagedObject> { Set(registry.values.compactMap(\.object)) }
+    public var registeredObjects: Set<ManagedObject> {
+        Set(registry.values.compactMap(\.object)).union(insertedSet.values)
+    }
 
     /// Posts ``objectsDidChange`` for the changes made since it was last posted.
     public func processPendingChanges() {
         guard !pending.isEmpty, !isProcessingPendingChanges else { return }
         isProcessingPendingChanges = true
         defer { isProcessingPendingChanges = false }
+        // Nobody to tell: drop the batch without building its notification.
+        if !hasObjectsDidChangeObservers {
+            pending.discard()
+            pending = nextPendingChanges()
+            return
+        }
         // An observer may change objects while handling the notification; post those too.
         while !pending.isEmpty {
             let notification = pending.notification(isMerge: false)
@@ -165,7 +175,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: Registry
 
     func registered(_ id: ObjectID) -> ManagedObject? {
-        registry[id]?.object
+        if let object = registry[id]?.object { return object }
+        return insertedSet.isEmpty ? nil : insertedSet[id]
     }
 
     func register(_ object: ManagedObject) {
@@ -209,7 +220,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every object: the context starts empty. Unsaved changes are lost.
     public func reset() {
-        for object in registry.values.compactMap(\.object) {
+        for object in registry.values.compactMap(\.object) + insertedSet.values {
             object.lifecycle = .invalidated
             object.managedObjectContext = nil
         }

@@ -21,7 +21,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's permanent ID, assigned when it is inserted into a context; `nil` before.
     @exclusivity(unchecked) public internal(set) var objectID: ObjectID?
     /// The context the object belongs to, if any.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// Property values in slot order, once the object is managed; empty before.
     @usableFromInline @exclusivity(unchecked) internal var slots: [PropertyValue] = []

@@ -86,15 +86,14 @@ extension SQLiteStore {
     private func writeInserts(_ rows: [StoredRow], connection: SQLiteConnection) throws(ObjectGraphError) {
         // The context hands rows over in hash order; in key order each insert appends to the
         // table's B-tree instead of splitting pages all over it (several times faster in bulk).
-        var order = rows.indices.map { (key: rows[$0].id.primaryKey, index: $0) }
-        order.sort { $0.key < $1.key }
+        let order = Self.keyOrder(of: rows)
         // Bulk inserts are mostly of one entity: keep what it needs at hand rather than look it
         // up, or copy its whole mapping, for every row.
         var entity: EntityDescription?
         var statement: SQLiteStatement?
         var columnSlots: [Int] = []
         var joinTables: [(slot: Int, access: JoinTableAccess)] = []
-        for (_, index) in order {
+        for index in order {
             let id = rows[index].id
             if id.entity !== entity {
                 let mapping = try mapping(for: id.entity)
@@ -111,6 +110,33 @@ extension SQLiteStore {
                 try runPairs(access.insert, owner: id, targets: targets, connection: connection)
             }
         }
+    }
+
+    /// The indices of `rows` in primary key order. Keys come from blocks handed out in order, so
+    /// a bulk insert's keys are nearly dense: then each row is placed at its key's offset, in
+    /// one pass; sparse keys are sorted.
+    private static func keyOrder(of rows: [StoredRow]) -> [Int] {
+        guard let first = rows.first else { return [] }
+        var low = first.id.primaryKey
+        var high = low
+        for row in rows {
+            low = min(low, row.id.primaryKey)
+            high = max(high, row.id.primaryKey)
+        }
+        let span = high.subtractingReportingOverflow(low)
+        let sorted = { rows.indices.sorted { rows[$0].id.primaryKey < rows[$1].id.primaryKey } }
+        guard !span.overflow, span.partialValue < Int64(rows.count) * 2 else { return sorted() }
+        var byOffset = [Int](repeating: -1, count: Int(span.partialValue) + 1)
+        for index in rows.indices {
+            let offset = Int(rows[index].id.primaryKey - low)
+            // Entities of different hierarchies may share a key.
+            guard byOffset[offset] < 0 else { return sorted() }
+            byOffset[offset] = index
+        }
+        var order: [Int] = []
+        order.reserveCapacity(rows.count)
+        for index in byOffset where index >= 0 { order.append(index) }
+        return order
     }
 
     private func writeDeletes(_ ids: [ObjectID], connection: SQLiteConnection) throws(ObjectGraphError) {
