@@ -77,7 +77,7 @@ struct IndexResolver {
             probe.slots = properties.map(Self.sentinel(for:))
             let (value, read) = layout.slotsRead(from: probe) { probe[keyPath: keyPath] }
             guard read.count == 1, let slot = read.first, properties.indices.contains(slot),
-                  properties[slot].relationship != nil || Self.attributeValue(value) == Self.sentinel(for: properties[slot]) else {
+                  isProperty(at: slot, readBy: keyPath, returning: value) else {
                 throw .invalidIndex(
                     entity: entityName, property: String(describing: keyPath),
                     reason: "it is not an @Attribute or @Relationship of \(entityName) (a computed property, a plain stored property or a path through a relationship cannot be indexed)")
@@ -85,6 +85,20 @@ struct IndexResolver {
             slots.append(slot)
         }
         return slots
+    }
+
+    /// Whether `keyPath`, which read only the property at `slot`, is that property: of its
+    /// type, returning its value unchanged (a path through a to-one relationship, such as
+    /// `\Profile.club?.name`, reads the relationship alone, but is of another type).
+    private func isProperty(at slot: Int, readBy keyPath: AnyKeyPath, returning value: Any?) -> Bool {
+        let valueType = type(of: keyPath).valueType
+        switch layout.properties[slot].kind {
+        case let .attribute(attributeType, _):
+            return valueType == attributeType && Self.attributeValue(value) == Self.sentinel(for: properties[slot])
+        case let .relationship(destination, isToMany, _, _):
+            guard let relationshipType = valueType as? any RelationshipValue.Type else { return false }
+            return relationshipType.destinationType == destination && relationshipType.isToMany == isToMany
+        }
     }
 
     /// A value of the property's type that a computed property would hardly return unchanged.

@@ -8,17 +8,18 @@ struct SQLiteIndexes {
     let connection: SQLiteConnection
     let schema: SQLiteSchema
 
-    /// Writes only when something differs, in one transaction.
+    /// Writes only when something differs, in one transaction; returns whether it did.
     ///
     /// - Throws: ``ObjectGraphError/incompatibleStore(path:message:)`` if objects already in the
     ///   file break a uniqueness constraint the model adds; the file is left as it was.
-    func bringInLine() throws(ObjectGraphError) {
+    @discardableResult
+    func bringInLine() throws(ObjectGraphError) -> Bool {
         let inFile = try declaredIndexesInFile()
         var wanted: [String: String] = [:]
         for index in schema.declaredIndexes { wanted[index.name] = index.sql }
         let stale = inFile.keys.filter { wanted[$0] != inFile[$0] }.sorted()
         let missing = schema.declaredIndexes.filter { inFile[$0.name] != $0.sql }
-        guard !stale.isEmpty || !missing.isEmpty else { return }
+        guard !stale.isEmpty || !missing.isEmpty else { return false }
         try connection.writeTransaction { () throws(ObjectGraphError) in
             for name in stale { try connection.execute("DROP INDEX \(SQLiteSchema.quoted(name))") }
             for index in missing {
@@ -32,6 +33,7 @@ struct SQLiteIndexes {
                 }
             }
         }
+        return true
     }
 
     /// Declared indexes are named `Entity.index(…)` or `Entity.unique(…)`; no table, join table
@@ -46,5 +48,19 @@ struct SQLiteIndexes {
             found[name] = statement.string(at: 1)
         }
         return found
+    }
+}
+
+extension SQLiteStore {
+    /// How SQLite would run `sql` (the `detail` lines of `EXPLAIN QUERY PLAN`), read on a
+    /// reader: for tests and for checking that a query uses the index meant for it.
+    func queryPlan(_ sql: String) throws(ObjectGraphError) -> [String] {
+        try readers.read { connection throws(ObjectGraphError) -> [String] in
+            let statement = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+            defer { statement.reset() }
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.string(at: 3)) }
+            return lines
+        }
     }
 }
