@@ -46,6 +46,17 @@ final class SQLiteReadPool: @unchecked Sendable {
         return try connection.readTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }
     }
 
+    /// Closes the connections not lent out. The store calls it before its writer closes: the
+    /// last connection to close a WAL file checkpoints it and removes the WAL, which only a
+    /// writer can do.
+    func closeIdleConnections() {
+        let closing = lock.withLock {
+            defer { idle = [] }
+            return idle
+        }
+        withExtendedLifetime(closing) {}  // released here, outside the lock
+    }
+
     private func borrow() throws(ObjectGraphError) -> SQLiteConnection {
         if let connection = lock.withLock({ idle.popLast() }) { return connection }
         // Opened outside the lock: it touches the file.

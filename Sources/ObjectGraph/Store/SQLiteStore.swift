@@ -50,6 +50,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         readers = SQLiteReadPool(path: path)
     }
 
+    deinit {
+        readers.closeIdleConnections()  // before the writer, so that it closes the file last
+    }
+
     // MARK: Keys
 
     /// Smallest and largest number of keys taken from the file at once. Blocks grow while a
