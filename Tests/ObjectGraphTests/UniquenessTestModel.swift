@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ObjectGraph
+import Testing
 
 /// A profile as an app would model it: a unique username, an optional unique email, an indexed
 /// rank, a compound index for "city then rank" and one rank per club.
@@ -54,5 +55,39 @@ enum UniquenessModel {
 
     static func container(_ flavor: StoreFlavor) throws -> PersistentContainer {
         try flavor.makeContainer(model: model)
+    }
+}
+
+extension Profile {
+    /// A profile inserted into `context` with the given values.
+    @discardableResult
+    static func make(_ username: String, rank: Int = 0, club: Club? = nil, in context: ManagedObjectContext) -> Profile {
+        let profile = Profile(context: context)
+        profile.username = username
+        profile.rank = rank
+        profile.club = club
+        return profile
+    }
+}
+
+extension Club {
+    /// A club inserted into `context`.
+    static func make(_ name: String, in context: ManagedObjectContext) -> Club {
+        let club = Club(context: context)
+        club.name = name
+        return club
+    }
+}
+
+/// The collisions a save throws; `nil`, with an issue recorded for anything else it throws.
+func violation(_ save: () throws -> Void) -> [UniquenessConflict]? {
+    do {
+        try save()
+        return nil
+    } catch ObjectGraphError.uniquenessViolation(let conflicts) {
+        return conflicts
+    } catch {
+        Issue.record("expected a uniqueness violation, got \(error)")
+        return nil
     }
 }

@@ -4,19 +4,6 @@ import Testing
 
 @Suite("uniqueness: a save that breaks a constraint fails, writes nothing and keeps the context")
 struct UniquenessTests {
-    /// The violation a save throws, or a description of what it threw instead.
-    func violation(_ save: () throws -> Void) -> [UniquenessConflict]? {
-        do {
-            try save()
-            return nil
-        } catch ObjectGraphError.uniquenessViolation(let conflicts) {
-            return conflicts
-        } catch {
-            Issue.record("expected a uniqueness violation, got \(error)")
-            return nil
-        }
-    }
-
     /// The usernames a fresh context reads from the store, sorted.
     func storedUsernames(_ container: PersistentContainer) throws -> [String] {
         let reader = container.newBackgroundContext()
@@ -28,12 +15,9 @@ struct UniquenessTests {
         let container = try UniquenessModel.container(flavor)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let alice = Profile(context: context)
-            alice.username = "alice"
+            let alice = Profile.make("alice", in: context)
             try context.save()
-            let second = Profile(context: context)
-            second.username = "alice"
-            second.rank = 3
+            let second = Profile.make("alice", rank: 3, in: context)
             let conflicts = try #require(violation { try context.save() })
             #expect(conflicts == [UniquenessConflict(
                 entityName: "Profile", propertyNames: ["username"], values: [.string("alice")],
@@ -52,12 +36,10 @@ struct UniquenessTests {
         let container = try UniquenessModel.container(flavor)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            Profile(context: context).username = "alice"
+            Profile.make("alice", in: context)
             try context.save()
-            let second = Profile(context: context)
-            second.username = "alice"
-            let club = Club(context: context)
-            club.name = "Chess"
+            let second = Profile.make("alice", in: context)
+            let club = Club.make("Chess", in: context)
             second.club = club
             #expect(violation { try context.save() } != nil)
             #expect(club.isInserted && club.members == [second])
@@ -73,12 +55,9 @@ struct UniquenessTests {
         let container = try UniquenessModel.container(flavor)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let first = Profile(context: context)
-            first.username = "carol"
-            let second = Profile(context: context)
-            second.username = "carol"
-            let unrelated = Profile(context: context)
-            unrelated.username = "dave"
+            let first = Profile.make("carol", in: context)
+            let second = Profile.make("carol", in: context)
+            let unrelated = Profile.make("dave", in: context)
             let conflicts = try #require(violation { try context.save() })
             // Inserts are checked in the order they were made: the later one collides.
             #expect(conflicts.map(\.objectID) == [second.objectID!])
@@ -93,10 +72,8 @@ struct UniquenessTests {
         let container = try UniquenessModel.container(flavor)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let erin = Profile(context: context)
-            erin.username = "erin"
-            let frank = Profile(context: context)
-            frank.username = "frank"
+            let erin = Profile.make("erin", in: context)
+            let frank = Profile.make("frank", in: context)
             try context.save()
 
             frank.username = "erin"
@@ -108,8 +85,7 @@ struct UniquenessTests {
             erin.username = "frank"
             try context.save()
             // So is freeing a value by deleting its holder in the same save.
-            let newcomer = Profile(context: context)
-            newcomer.username = "erin"
+            Profile.make("erin", in: context)
             context.delete(frank)
             try context.save()
         }
@@ -121,27 +97,14 @@ struct UniquenessTests {
         let container = try UniquenessModel.container(flavor)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let chess = Club(context: context)
-            chess.name = "Chess"
-            let go = Club(context: context)
-            go.name = "Go"
-            let first = Profile(context: context)
-            first.username = "a"
-            first.club = chess
-            first.rank = 1
-            let sameRankOtherClub = Profile(context: context)
-            sameRankOtherClub.username = "b"
-            sameRankOtherClub.club = go
-            sameRankOtherClub.rank = 1
-            let noClub = Profile(context: context)
-            noClub.username = "c"
-            noClub.rank = 1
+            let chess = Club.make("Chess", in: context)
+            let go = Club.make("Go", in: context)
+            let first = Profile.make("a", rank: 1, club: chess, in: context)
+            Profile.make("b", rank: 1, club: go, in: context)
+            Profile.make("c", rank: 1, in: context)
             try context.save()
 
-            let clash = Profile(context: context)
-            clash.username = "d"
-            clash.club = chess
-            clash.rank = 1
+            let clash = Profile.make("d", rank: 1, club: chess, in: context)
             let conflicts = try #require(violation { try context.save() })
             #expect(conflicts == [UniquenessConflict(
                 entityName: "Profile", propertyNames: ["club", "rank"], values: [.object(chess.objectID!), .integer(1)],
@@ -158,12 +121,10 @@ struct UniquenessTests {
         try context.performAndWait {
             for name in ["g", "h", "i"] { Profile(context: context).username = name }
             try context.save()
-            let withEmail = Profile(context: context)
-            withEmail.username = "j"
+            let withEmail = Profile.make("j", in: context)
             withEmail.email = "j@example.com"
             try context.save()
-            let sameEmail = Profile(context: context)
-            sameEmail.username = "k"
+            let sameEmail = Profile.make("k", in: context)
             sameEmail.email = "j@example.com"
             #expect(violation { try context.save() }?.map(\.propertyNames) == [["email"]])
         }

@@ -14,12 +14,8 @@ struct UpsertTests {
     func saveAlice(_ container: PersistentContainer) throws -> ObjectID {
         let context = container.newBackgroundContext()
         return try context.performAndWait {
-            let go = Club(context: context)
-            go.name = "Go"
-            let alice = Profile(context: context)
-            alice.username = "alice"
-            alice.rank = 1
-            alice.club = go
+            let go = Club.make("Go", in: context)
+            let alice = Profile.make("alice", rank: 1, club: go, in: context)
             alice.following = [go]
             try context.save()
             return alice.objectID!
@@ -43,12 +39,8 @@ struct UpsertTests {
         let importer = container.newBackgroundContext()
         try importer.performAndWait {
             importer.uniquenessPolicy = .upsert
-            let chess = Club(context: importer)
-            chess.name = "Chess"
-            let incoming = Profile(context: importer)
-            incoming.username = "alice"
-            incoming.rank = 7
-            incoming.club = chess
+            let chess = Club.make("Chess", in: importer)
+            let incoming = Profile.make("alice", rank: 7, club: chess, in: importer)
             incoming.following = [chess]
             try importer.save()
             #expect(incoming.objectID == aliceID)
@@ -76,9 +68,7 @@ struct UpsertTests {
         let importer = container.newBackgroundContext()
         try importer.performAndWait {
             importer.uniquenessPolicy = .upsert
-            let incoming = Profile(context: importer)
-            incoming.username = "alice"
-            incoming.rank = 9
+            Profile.make("alice", rank: 9, in: importer)
             try importer.save()
         }
         view.flush()
@@ -109,8 +99,7 @@ struct UpsertTests {
             importer.uniquenessPolicy = .upsert
             let existing = try #require(importer.object(with: aliceID, as: Profile.self))
             existing.rank = 2  // an unsaved change the inserted object builds on
-            let incoming = Profile(context: importer)
-            incoming.username = "alice"
+            let incoming = Profile.make("alice", in: importer)
             incoming.city = "Oslo"
             importer.processPendingChanges()
             #expect(try importer.fetch(Self.byUsername).count == 2)
@@ -135,12 +124,8 @@ struct UpsertTests {
         let context = container.newBackgroundContext()
         try context.performAndWait {
             context.uniquenessPolicy = .upsert
-            let first = Profile(context: context)
-            first.username = "bob"
-            first.rank = 1
-            let second = Profile(context: context)
-            second.username = "bob"
-            second.rank = 2
+            let first = Profile.make("bob", rank: 1, in: context)
+            let second = Profile.make("bob", rank: 2, in: context)
             let firstID = first.objectID
             try context.save()
             #expect(first.isDeleted && !second.isDeleted)
@@ -157,13 +142,10 @@ struct UpsertTests {
         let context = container.newBackgroundContext()
         try context.performAndWait {
             context.uniquenessPolicy = .upsert
-            let bob = Profile(context: context)
-            bob.username = "bob"
+            let bob = Profile.make("bob", in: context)
             try context.save()
             bob.username = "alice"
-            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
-            guard case .uniquenessViolation(let conflicts) = error else { throw error }
-            #expect(conflicts.map(\.objectID) == [bob.objectID!])
+            #expect(violation { try context.save() }?.map(\.objectID) == [bob.objectID!])
             #expect(bob.isUpdated && bob.username == "alice")
         }
     }
@@ -174,18 +156,14 @@ struct UpsertTests {
         _ = try saveAlice(container)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let bob = Profile(context: context)
-            bob.username = "bob"
+            let bob = Profile.make("bob", in: context)
             bob.email = "bob@example.com"
             try context.save()
             context.uniquenessPolicy = .upsert
-            let incoming = Profile(context: context)
-            incoming.username = "alice"
+            let incoming = Profile.make("alice", in: context)
             incoming.email = "bob@example.com"
             let incomingID = incoming.objectID
-            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
-            guard case .uniquenessViolation(let conflicts) = error else { throw error }
-            #expect(conflicts.count == 2)
+            #expect(violation { try context.save() }?.count == 2)
             #expect(incoming.isInserted && incoming.objectID == incomingID && !bob.isDeleted)
             #expect(context.insertedObjects == [incoming])
         }

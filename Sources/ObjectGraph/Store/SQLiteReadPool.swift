@@ -36,13 +36,20 @@ final class SQLiteReadPool: @unchecked Sendable {
 
     /// Runs `body` with a reader, inside one read transaction.
     ///
+    /// `body` that runs a single statement may pass `inOneTransaction: false` and save the
+    /// `BEGIN` and `COMMIT`: one statement reads one snapshot anyway, from its first step to its
+    /// reset.
+    ///
     /// Do not call `read` again from inside `body`: with every reader lent out, the inner call
     /// would wait for itself.
-    func read<Result>(_ body: (SQLiteConnection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+    func read<Result>(
+        inOneTransaction: Bool = true, _ body: (SQLiteConnection) throws(ObjectGraphError) -> Result
+    ) throws(ObjectGraphError) -> Result {
         permits.wait()
         defer { permits.signal() }
         let connection = try borrow()
         defer { giveBack(connection) }
+        guard inOneTransaction else { return try body(connection) }
         return try connection.readTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }
     }
 

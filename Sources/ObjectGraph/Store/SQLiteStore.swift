@@ -95,7 +95,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // MARK: Reading
 
     func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow] {
-        try readers.read { connection throws(ObjectGraphError) -> [StoredRow] in
+        try readers.read(inOneTransaction: entities.count > 1) { connection throws(ObjectGraphError) -> [StoredRow] in
             var rows: [StoredRow] = []
             for entity in entities {
                 let mapping = try mapping(for: entity)
@@ -110,13 +110,13 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow? {
-        try readers.read { connection throws(ObjectGraphError) -> StoredRow? in
+        try readers.read(inOneTransaction: false) { connection throws(ObjectGraphError) -> StoredRow? in
             try storedRow(for: id, mapping: mapping(for: id.entity), on: connection)
         }
     }
 
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
-        try readers.read { connection throws(ObjectGraphError) -> Set<ObjectID> in
+        try readers.read(inOneTransaction: false) { connection throws(ObjectGraphError) -> Set<ObjectID> in
             try storedTargets(of: id, slot: relationship.index, mapping: mapping(for: id.entity), on: connection)
         }
     }
