@@ -5,7 +5,7 @@ import Streams
 import Testing
 
 /// A value shared between a test's threads.
-private final class Shared<Value>: @unchecked Sendable {  // `lock` protects `value`
+final class Shared<Value>: @unchecked Sendable {  // `lock` protects `value`
     private let lock = Lock()
     private var value: Value
 
@@ -13,6 +13,7 @@ private final class Shared<Value>: @unchecked Sendable {  // `lock` protects `va
 
     func set(_ newValue: Value) { lock.withLock { value = newValue } }
     func get() -> Value { lock.withLock { value } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }
 
 @Suite("Concurrency: reads run beside a save, on a snapshot")
@@ -110,7 +111,7 @@ struct ConcurrencyReadPoolTests {
                         let buckets = (try? context.count(for: FetchRequest<Bucket>())) ?? -1
                         let contents = (try? context.count(for: FetchRequest<Content>())) ?? -1
                         // Two reads: the second may see later saves, never fewer.
-                        if contents < buckets * 2 { inconsistent.set(inconsistent.get() + 1) }
+                        if contents < buckets * 2 { inconsistent.update { $0 += 1 } }
                     }
                 }
             }

@@ -9,8 +9,8 @@ import Streams
 /// carries the mark, and the answer is cached by the key path's identity.
 @usableFromInline
 final class ClassLayout: @unchecked Sendable {
-    // `lock` protects `slotByKeyPath`, `slotByWrappedKeyPath`, `recordsWrappedKeyPaths`,
-    // `tracedObject` and `tracedSlots`; everything else is immutable after init.
+    // `lock` protects `slotByKeyPath`, `slotByWrappedKeyPath`, `recordsWrappedKeyPaths` and
+    // `tracedSlots`; everything else is immutable after init.
     private let lock = Lock()
     private var slotByKeyPath: [ObjectIdentifier: Int] = [:]
     /// The slots of properties by their own key paths (`\Bucket.name`), as the wrappers passed
@@ -26,10 +26,9 @@ final class ClassLayout: @unchecked Sendable {
     /// While set, wrappers that look their slot up tell their key path even when the slot is
     /// known (see ``learnKeyPaths(from:_:)``). Guarded by `lock`.
     private var recordsWrappedKeyPaths = false
-    /// While set, the object whose lookups are recorded in `tracedSlots` (see
-    /// ``slotsRead(from:_:)``). Guarded by `lock`.
-    private var tracedObject: ObjectIdentifier?
-    private var tracedSlots: [Int] = []
+    /// The slots looked up so far in each object being traced (see ``slotsRead(from:_:)``;
+    /// several models may be made at once). Guarded by `lock`.
+    private var tracedSlots: [ObjectIdentifier: [Int]] = [:]
     /// Where each property's wrapper lives inside an instance, in slot order, when the runtime
     /// can tell (it can for classes on the platforms we build for); `nil` means "use `Mirror`".
     /// Reading wrappers at known offsets makes inserting an object cost no reflection.
@@ -126,7 +125,7 @@ final class ClassLayout: @unchecked Sendable {
         let known: Int? = lock.withLock {
             guard let slot = slotByKeyPath[key] else { return nil }
             if recordsWrappedKeyPaths { slotByWrappedKeyPath[wrapped] = slot }
-            if tracedObject == ObjectIdentifier(object) { tracedSlots.append(slot) }
+            if !tracedSlots.isEmpty { tracedSlots[ObjectIdentifier(object)]?.append(slot) }
             return slot
         }
         if let known { return known }
@@ -140,7 +139,7 @@ final class ClassLayout: @unchecked Sendable {
         lock.withLock {
             slotByKeyPath[key] = slot
             slotByWrappedKeyPath[wrapped] = slot
-            if tracedObject == ObjectIdentifier(object) { tracedSlots.append(slot) }
+            if !tracedSlots.isEmpty { tracedSlots[ObjectIdentifier(object)]?.append(slot) }
         }
         return slot
     }
@@ -157,18 +156,10 @@ final class ClassLayout: @unchecked Sendable {
     /// reads, whatever its root (`\Gadget.label` reads `Item.label`, whose wrapper reports
     /// `\Item.label`).
     func slotsRead<Result>(from object: ManagedObject, _ body: () -> Result) -> (result: Result, slots: [Int]) {
-        lock.withLock {
-            tracedObject = ObjectIdentifier(object)
-            tracedSlots = []
-        }
-        let result = body()
-        let slots = lock.withLock {
-            defer {
-                tracedObject = nil
-                tracedSlots = []
-            }
-            return tracedSlots
-        }
+        let key = ObjectIdentifier(object)
+        lock.withLock { tracedSlots[key] = [] }
+        let result = withExtendedLifetime(object) { body() }
+        let slots = lock.withLock { tracedSlots.removeValue(forKey: key) ?? [] }
         return (result, slots)
     }
 
