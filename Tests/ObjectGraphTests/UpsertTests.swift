@@ -171,6 +171,26 @@ struct UpsertTests {
     }
 }
 
+@Suite("uniqueness: upsert never changes an object's class")
+struct UpsertAcrossEntitiesTests {
+    @Test("an inserted object that collides with an object of another entity of its hierarchy fails as under .error", arguments: StoreFlavor.allCases)
+    func otherEntity(flavor: StoreFlavor) throws {
+        let container = try UniquenessModel.container(flavor)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let item = Item(context: context)
+            item.code = "X1"
+            try context.save()
+            context.uniquenessPolicy = .upsert
+            let widget = Widget(context: context)
+            widget.code = "X1"
+            widget.size = 2
+            #expect(violation { try context.save() }?.map(\.conflictingObjectID) == [item.objectID!])
+            #expect(widget.isInserted && context.insertedObjects == [widget] && !item.isDeleted)
+        }
+    }
+}
+
 extension CollectionDifference.Change {
     var offset: Int {
         switch self {

@@ -21,13 +21,15 @@ extension ManagedObjectContext {
 
     /// Makes each inserted object that collides become the object it collides with, earliest
     /// insert first, with the context's own machinery, so that inverses stay in step. Throws
-    /// the violation, changing nothing, when a collision is not an insert's or an insert
-    /// collides with two different objects.
+    /// the violation, changing nothing, when a collision is not an insert's, an insert collides
+    /// with two different objects, or with an object of another entity (an object cannot
+    /// change class: a `Widget` cannot become the `Item` it collides with).
     private func upsert(_ conflicts: [UniquenessConflict]) throws {
         var targetByInsert: [ObjectID: ObjectID] = [:]
         for conflict in conflicts {
             let id = conflict.objectID
-            guard insertedSet[id] != nil, targetByInsert[id].map({ $0 == conflict.conflictingObjectID }) ?? true else {
+            guard insertedSet[id] != nil, conflict.conflictingObjectID.entity === id.entity,
+                  targetByInsert[id].map({ $0 == conflict.conflictingObjectID }) ?? true else {
                 throw ObjectGraphError.uniquenessViolation(conflicts)
             }
             targetByInsert[id] = conflict.conflictingObjectID

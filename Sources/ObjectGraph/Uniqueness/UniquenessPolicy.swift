@@ -22,7 +22,8 @@ public enum UniquenessPolicy: Sendable {
     /// values, and its to-many relationships are added to the existing ones. A registered
     /// object that stood for the same row leaves the context, reported deleted by
     /// ``ManagedObjectContext/objectsDidChange``; other contexts see an update of the existing
-    /// object. A collision an insert cannot resolve (an updated object, or an inserted one
-    /// that collides with two different objects) fails as under ``error``.
+    /// object. A collision upsert cannot resolve — an updated object's, an inserted object's
+    /// with two different objects, or with an object of another entity of its hierarchy (an
+    /// object cannot change class) — fails as under ``error``.
     case upsert
 }
