@@ -14,6 +14,10 @@ import Streams
 /// machine (in WAL mode, `NORMAL` would survive the process being killed but could lose the last
 /// saves on power loss). The cost is one `fsync` of the WAL per save, not per row.
 ///
+/// Saves and key allocation go through one writer connection; fetches go through a small pool
+/// of read-only connections (``SQLiteReadPool``), so that a fetch never waits for a save in
+/// progress and never sees one in part.
+///
 /// Several containers, in one process or several, may open the same file: each has its own
 /// connection, SQLite's file locks order their writes, and primary keys come from a table that
 /// is updated in write transactions, so no two containers hand out the same key.
