@@ -46,6 +46,14 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Another connection holds the database locked for longer than the busy timeout.
     case storeBusy(path: String)
 
+    // Indexes and uniqueness
+    /// An index or uniqueness constraint names something that cannot be indexed: a key path
+    /// that is not a stored property of the entity, a to-many relationship, a property twice.
+    case invalidIndex(entity: String, property: String, reason: String)
+    /// A save would leave two objects with equal values under a uniqueness constraint; nothing
+    /// was written and the context keeps its unsaved changes.
+    case uniquenessViolation([UniquenessConflict])
+
     /// A sentence saying what went wrong and, where there is one, how to fix it.
     public var description: String {
         switch self {
@@ -90,6 +98,11 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "SQLite error \(code) on \(path): \(message)"
         case .storeBusy(let path):
             "The store at \(path) is locked by another connection; try again later."
+        case let .invalidIndex(entity, property, reason):
+            "An index of \(entity) names \(property), which cannot be indexed: \(reason)."
+        case .uniquenessViolation(let conflicts):
+            "The save would break uniqueness: " + conflicts.map(\.description).joined(separator: "; ")
+                + ". Nothing was written and the context keeps its changes: change one of the objects, or set the context's uniquenessPolicy to .upsert to make an inserted object update the existing one."
         }
     }
 }

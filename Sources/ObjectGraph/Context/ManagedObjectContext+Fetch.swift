@@ -46,6 +46,9 @@ extension ManagedObjectContext {
         let entities = request.includesSubentities ? model.entities.filter { $0.isKind(of: entity) } : [entity]
         let rows = try coordinator.store.rows(of: entities)
         let capacity = rows.count + (request.includesPendingChanges ? insertedSet.count : 0)
+        // With no capacity, the initializer below writes the count of the process-wide empty
+        // array: a data race when two threads fetch nothing at once.
+        guard capacity > 0 else { return [] }
         // Every object collected is of one of `entities`, whose classes are `T` and its
         // subclasses (the model follows the class hierarchy), so the array of `T` is filled
         // through plain `ManagedObject` references: no casts, and no unspecialised generic code

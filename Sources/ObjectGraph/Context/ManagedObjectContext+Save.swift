@@ -4,7 +4,10 @@ extension ManagedObjectContext {
     ///
     /// If a saved object was changed elsewhere since it was read, on the same property, the
     /// ``mergePolicy`` decides; under ``MergePolicy/error`` the save throws
-    /// ``ObjectGraphError/mergeConflict(_:)`` and nothing is written. An error from an earlier
+    /// ``ObjectGraphError/mergeConflict(_:)`` and nothing is written. If objects would break a
+    /// uniqueness constraint, the ``uniquenessPolicy`` decides; under ``UniquenessPolicy/error``
+    /// the save throws ``ObjectGraphError/uniquenessViolation(_:)``, nothing is written and the
+    /// context keeps its changes. An error from an earlier
     /// call that could not throw (an insert of a class outside the model, say) is thrown here.
     public func save() throws {
         if let error = deferredError {
@@ -15,23 +18,11 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
 
         var changes = StoreChanges()
-        changes.inserted.reserveCapacity(insertedSet.count)
         var insertedIDs: Set<ObjectID> = []
-        insertedIDs.reserveCapacity(insertedSet.count)
-        for object in insertedSet.values {
-            // Stores write new rows at version 1.
-            changes.inserted.append(StoredRow(id: object.objectID!, version: 1, slots: object.slots))
-            insertedIDs.insert(object.objectID!)
+        let result = try writeResolvingUniqueness { () throws -> StoreSaveResult in
+            (changes, insertedIDs) = storeChanges()
+            return try coordinator.store.save(changes, policy: mergePolicy)
         }
-        changes.updated.reserveCapacity(updatedSet.count)
-        for object in updatedSet.values {
-            var changed: [Int: PropertyValue] = [:]
-            for slot in object.changedSlots { changed[slot] = object.slots[slot] }
-            changes.updated.append(RowUpdate(id: object.objectID!, baseVersion: object.version, changes: changed, committed: object.committedSlots))
-        }
-        changes.deleted = deletedSet.values.compactMap(\.objectID)
-
-        let result = try coordinator.store.save(changes, policy: mergePolicy)
 
         // What siblings merge: the inserted rows as written, then the updated ones.
         var rows = changes.inserted
@@ -73,6 +64,27 @@ extension ManagedObjectContext {
         processPendingChanges()
         postDidSave(save)
         coordinator.broadcast(save)
+    }
+
+    /// What a save writes: every insert, update and delete, and the inserted objects' IDs.
+    private func storeChanges() -> (StoreChanges, Set<ObjectID>) {
+        var changes = StoreChanges()
+        changes.inserted.reserveCapacity(insertedSet.count)
+        var insertedIDs: Set<ObjectID> = []
+        insertedIDs.reserveCapacity(insertedSet.count)
+        for object in insertedSet.values {
+            // Stores write new rows at version 1.
+            changes.inserted.append(StoredRow(id: object.objectID!, version: 1, slots: object.slots))
+            insertedIDs.insert(object.objectID!)
+        }
+        changes.updated.reserveCapacity(updatedSet.count)
+        for object in updatedSet.values {
+            var changed: [Int: PropertyValue] = [:]
+            for slot in object.changedSlots { changed[slot] = object.slots[slot] }
+            changes.updated.append(RowUpdate(id: object.objectID!, baseVersion: object.version, changes: changed, committed: object.committedSlots))
+        }
+        changes.deleted = deletedSet.values.compactMap(\.objectID)
+        return (changes, insertedIDs)
     }
 
     /// Moves the saved inserts from the strongly held inserted set to the weak registry. One

@@ -33,6 +33,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How `save()` resolves a conflict with a change saved elsewhere. ``MergePolicy/error`` by
     /// default.
     public var mergePolicy: MergePolicy = .error
+    /// What `save()` does when an object collides with another under a uniqueness constraint.
+    /// ``UniquenessPolicy/error`` by default.
+    public var uniquenessPolicy: UniquenessPolicy = .error
     /// Whether saves of sibling contexts are merged into this one. On by default.
     public var automaticallyMergesChangesFromSiblings = true
 

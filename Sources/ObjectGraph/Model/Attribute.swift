@@ -15,15 +15,33 @@
 ///
 /// Every read and write goes through the owning object, which records the change for its
 /// context. `#Predicate` and `SortDescriptor` use the property as any other.
+///
+/// An attribute can be indexed, or unique among the objects of its entity:
+///
+/// ```swift
+/// final class Profile: ManagedObject {
+///     @Attribute(.unique) var username: String = ""
+///     @Attribute(.indexed) var rank: Int = 0
+/// }
+/// ```
 @propertyWrapper
 public struct Attribute<Value> {
     @usableFromInline var initialValue: Value
     @usableFromInline var cachedSlot: Int = -1
     @usableFromInline var mark: UInt32 = 0
+    /// Read once per class, when the model reflects it; it fits in the wrapper's padding.
+    @usableFromInline var options: AttributeOptions = []
 
     /// Declares the attribute with the value a new object starts with.
     public init(wrappedValue: Value) {
         initialValue = wrappedValue
+    }
+
+    /// Declares the attribute with the value a new object starts with and what the store keeps
+    /// for it: ``AttributeOptions/indexed`` or ``AttributeOptions/unique``.
+    public init(wrappedValue: Value, _ options: AttributeOptions) {
+        initialValue = wrappedValue
+        self.options = options
     }
 
     /// Reads and writes the attribute through the owning object.
@@ -56,7 +74,7 @@ public struct Attribute<Value> {
 }
 
 extension Attribute: CachedSlot, ReflectedWrapper {
-    var reflectedKind: ReflectedProperty.Kind { .attribute(valueType: Value.self) }
+    var reflectedKind: ReflectedProperty.Kind { .attribute(valueType: Value.self, options: options) }
     var initialPropertyValue: PropertyValue {
         if let common = PropertyValue(commonAttribute: initialValue) { return common }
         return AttributeType.of(Value.self) == nil ? .null : PropertyValue(attribute: initialValue)

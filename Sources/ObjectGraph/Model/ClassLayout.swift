@@ -9,8 +9,8 @@ import Streams
 /// carries the mark, and the answer is cached by the key path's identity.
 @usableFromInline
 final class ClassLayout: @unchecked Sendable {
-    // `lock` protects `slotByKeyPath` and `slotByWrappedKeyPath`; everything else is immutable
-    // after init.
+    // `lock` protects `slotByKeyPath`, `slotByWrappedKeyPath`, `recordsWrappedKeyPaths` and
+    // `tracedSlots`; everything else is immutable after init.
     private let lock = Lock()
     private var slotByKeyPath: [ObjectIdentifier: Int] = [:]
     /// The slots of properties by their own key paths (`\Bucket.name`), as the wrappers passed
@@ -26,6 +26,9 @@ final class ClassLayout: @unchecked Sendable {
     /// While set, wrappers that look their slot up tell their key path even when the slot is
     /// known (see ``learnKeyPaths(from:_:)``). Guarded by `lock`.
     private var recordsWrappedKeyPaths = false
+    /// The slots looked up so far in each object being traced (see ``slotsRead(from:_:)``;
+    /// several models may be made at once). Guarded by `lock`.
+    private var tracedSlots: [ObjectIdentifier: [Int]] = [:]
     /// Where each property's wrapper lives inside an instance, in slot order, when the runtime
     /// can tell (it can for classes on the platforms we build for); `nil` means "use `Mirror`".
     /// Reading wrappers at known offsets makes inserting an object cost no reflection.
@@ -122,6 +125,7 @@ final class ClassLayout: @unchecked Sendable {
         let known: Int? = lock.withLock {
             guard let slot = slotByKeyPath[key] else { return nil }
             if recordsWrappedKeyPaths { slotByWrappedKeyPath[wrapped] = slot }
+            if !tracedSlots.isEmpty { tracedSlots[ObjectIdentifier(object)]?.append(slot) }
             return slot
         }
         if let known { return known }
@@ -135,6 +139,7 @@ final class ClassLayout: @unchecked Sendable {
         lock.withLock {
             slotByKeyPath[key] = slot
             slotByWrappedKeyPath[wrapped] = slot
+            if !tracedSlots.isEmpty { tracedSlots[ObjectIdentifier(object)]?.append(slot) }
         }
         return slot
     }
@@ -144,6 +149,18 @@ final class ClassLayout: @unchecked Sendable {
     /// a path through a relationship, a property not used yet in this process).
     func slot(forWrapped keyPath: AnyKeyPath) -> Int? {
         lock.withLock { slotByWrappedKeyPath[keyPath] }
+    }
+
+    /// Runs `body` on `object`, a new object none of whose wrappers has cached its slot, and
+    /// returns the slots whose wrappers it looked up: reading a key path tells which property it
+    /// reads, whatever its root (`\Gadget.label` reads `Item.label`, whose wrapper reports
+    /// `\Item.label`).
+    func slotsRead<Result>(from object: ManagedObject, _ body: () -> Result) -> (result: Result, slots: [Int]) {
+        let key = ObjectIdentifier(object)
+        lock.withLock { tracedSlots[key] = [] }
+        let result = withExtendedLifetime(object) { body() }
+        let slots = lock.withLock { tracedSlots.removeValue(forKey: key) ?? [] }
+        return (result, slots)
     }
 
     /// Fills every wrapper's slot cache in `object`, so that no property's first use in it has
@@ -174,7 +191,7 @@ final class ClassLayout: @unchecked Sendable {
 
     /// The declared value type of the attribute at `slot`; `nil` for a relationship.
     func attributeValueType(at slot: Int) -> Any.Type? {
-        guard properties.indices.contains(slot), case .attribute(let valueType) = properties[slot].kind else { return nil }
+        guard properties.indices.contains(slot), case .attribute(let valueType, _) = properties[slot].kind else { return nil }
         return valueType
     }
 
@@ -210,7 +227,7 @@ final class ClassLayout: @unchecked Sendable {
 /// One persistent property as reflection sees it.
 struct ReflectedProperty: Sendable {
     enum Kind: Sendable {
-        case attribute(valueType: any Any.Type)
+        case attribute(valueType: any Any.Type, options: AttributeOptions)
         case relationship(destination: ManagedObject.Type, isToMany: Bool, inverse: String?, deleteRule: DeleteRule)
     }
 

@@ -14,6 +14,11 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     public let rootName: String
     /// The names of this entity and all entities below it.
     public let selfAndSubentityNames: Set<String>
+    /// The indexes and uniqueness constraints that cover the entity's objects: the ones its
+    /// superentities declare, then its own.
+    public let indexes: [IndexDescription]
+    /// The unique ones among ``indexes``, which every save checks.
+    let uniquenessConstraints: [IndexDescription]
     let objectClass: ManagedObject.Type
     /// What reflection found in ``objectClass``, handed to each object that enters a context.
     let layout: ClassLayout
@@ -26,6 +31,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         objectClass: ManagedObject.Type,
         layout: ClassLayout,
         properties: [PropertyDescription],
+        indexes: [IndexDescription],
         superentityName: String?,
         rootName: String,
         rootIndex: Int,
@@ -35,6 +41,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.objectClass = objectClass
         self.layout = layout
         self.properties = properties
+        self.indexes = indexes
+        uniquenessConstraints = indexes.filter(\.isUnique)
         self.superentityName = superentityName
         self.rootName = rootName
         self.rootIndex = rootIndex

@@ -7,7 +7,8 @@
 ///
 /// A mistake in the classes is a thrown ``ObjectGraphError`` that names the entity and the
 /// property: an unsupported attribute type, a relationship to a class outside the model, an
-/// inverse that does not exist or does not point back, or a class listed twice.
+/// inverse that does not exist or does not point back, a class listed twice, or an index over
+/// something that cannot be indexed.
 public final class ObjectModel: Sendable {
     /// The entities, in the order given.
     public let entities: [EntityDescription]
@@ -15,6 +16,9 @@ public final class ObjectModel: Sendable {
     private let entityByClass: [ObjectIdentifier: EntityDescription]
     /// A text that changes whenever the entities or their properties change; stores keep it to
     /// refuse a file written for another model.
+    ///
+    /// Indexes and uniqueness constraints are not part of it: a store brings its indexes in line
+    /// with the model when it opens a file, so adding or removing one needs no new file.
     public let fingerprint: String
 
     /// Describes `entities` and checks them.
@@ -65,13 +69,13 @@ public final class ObjectModel: Sendable {
         }
         func entityName(of objectClass: ManagedObject.Type) -> String? { nameByClass[ObjectIdentifier(objectClass)] }
 
-        var built: [EntityDescription] = []
+        var descriptionsByName: [String: [PropertyDescription]] = [:]
         for name in names {
             let properties = reflected[name] ?? []
             var descriptions: [PropertyDescription] = []
             for (index, property) in properties.enumerated() {
                 switch property.kind {
-                case .attribute(let valueType):
+                case .attribute(let valueType, _):
                     guard let (type, isOptional) = AttributeType.of(valueType) else {
                         throw ObjectGraphError.unsupportedAttributeType(entity: name, property: property.name, type: String(describing: valueType))
                     }
@@ -109,10 +113,35 @@ public final class ObjectModel: Sendable {
                     descriptions.append(PropertyDescription(name: property.name, index: index, kind: .relationship(relationship)))
                 }
             }
+            descriptionsByName[name] = descriptions
+        }
+
+        // Superentities first, so that each entity starts from the indexes it inherits.
+        func depth(of name: String) -> Int {
+            var depth = 0
+            var current = name
+            while let parent = superclassByName[current] {
+                depth += 1
+                current = parent
+            }
+            return depth
+        }
+        var indexesByName: [String: [IndexDescription]] = [:]
+        for name in names.sorted(by: { depth(of: $0) < depth(of: $1) }) {
+            let superName = superclassByName[name]
+            let resolver = IndexResolver(
+                entityName: name, objectClass: classByName[name]!, layout: layouts[name]!, properties: descriptionsByName[name] ?? [])
+            indexesByName[name] = try resolver.indexes(
+                inherited: superName.flatMap { indexesByName[$0] } ?? [],
+                inheritedPropertyCount: superName.flatMap { descriptionsByName[$0]?.count } ?? 0)
+        }
+
+        var built: [EntityDescription] = []
+        for name in names {
             let family = Set(names.filter { isKind($0, of: name) })
             built.append(EntityDescription(
-                name: name, objectClass: classByName[name]!, layout: layouts[name]!, properties: descriptions,
-                superentityName: superclassByName[name], rootName: root(of: name),
+                name: name, objectClass: classByName[name]!, layout: layouts[name]!, properties: descriptionsByName[name] ?? [],
+                indexes: indexesByName[name] ?? [], superentityName: superclassByName[name], rootName: root(of: name),
                 rootIndex: names.firstIndex(of: root(of: name))!, selfAndSubentityNames: family))
         }
 

@@ -3,10 +3,11 @@ import Streams
 /// A store that keeps rows in memory, with the semantics of the SQLite store: versions,
 /// conflicts, merge policies and primary keys work the same, so tests on it hold for SQLite.
 final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // `lock` protects `tables` and `nextKeys`.
+    // `lock` protects `tables`, `nextKeys` and `uniqueIndex`.
     private let lock = Lock()
     private var tables: [String: [Int64: StoredRow]] = [:]
     private var nextKeys: [String: Int64] = [:]
+    private var uniqueIndex = InMemoryUniqueIndex()
 
     let path = ":memory:"
 
@@ -40,9 +41,11 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         lock.lock()
         defer { lock.unlock() }
-        // First decide every update without touching the tables, so that a conflict under
-        // `.error` leaves them exactly as they were; then write, in place.
+        // First decide every update and check uniqueness without touching the tables, so that a
+        // conflict under `.error` or a collision leaves them exactly as they were; then write,
+        // in place.
         var writes: [(row: StoredRow, refresh: Bool)] = []
+        var replaced: [StoredRow] = []
         var conflicts: [MergeConflict] = []
         for update in changes.updated {
             guard let current = tables[update.id.entity.rootName]?[update.id.primaryKey] else {
@@ -66,8 +69,10 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             }
             row.version = current.version + 1
             writes.append((row, refresh))
+            replaced.append(current)
         }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
+        try checkUniqueness(changes, writes: writes.map(\.row), replaced: replaced)
 
         var result = StoreSaveResult()
         for (row, refresh) in writes {
@@ -84,5 +89,31 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             tables[id.entity.rootName]?[id.primaryKey] = nil
         }
         return result
+    }
+
+    /// Stages the save's changes in the unique index in the order the SQLite store writes them
+    /// (see ``SQLiteStore/save(_:policy:)``) and commits them, or throws every collision. Called
+    /// with the lock held, before anything is written.
+    private func checkUniqueness(_ changes: StoreChanges, writes: [StoredRow], replaced: [StoredRow]) throws(ObjectGraphError) {
+        var conflicts: [UniquenessConflict] = []
+        for id in changes.deleted {
+            if let row = tables[id.entity.rootName]?[id.primaryKey] { uniqueIndex.remove(row) }
+        }
+        var rekeyed: [StoredRow] = []
+        for (row, current) in zip(writes, replaced) {
+            let constraints = row.id.entity.uniquenessConstraints
+            guard constraints.contains(where: { $0.slots.contains { row.slots[$0] != current.slots[$0] } }) else { continue }
+            uniqueIndex.remove(current)
+            rekeyed.append(row)
+        }
+        for row in rekeyed.sorted(by: { $0.id < $1.id }) { conflicts += uniqueIndex.add(row) }
+        for row in changes.inserted.sorted(by: { $0.id.primaryKey < $1.id.primaryKey }) where !row.id.entity.uniquenessConstraints.isEmpty {
+            conflicts += uniqueIndex.add(row)
+        }
+        guard conflicts.isEmpty else {
+            uniqueIndex.discard()
+            throw .uniquenessViolation(UniquenessConflict.ordered(conflicts))
+        }
+        uniqueIndex.commit()
     }
 }

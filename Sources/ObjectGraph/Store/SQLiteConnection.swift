@@ -5,8 +5,9 @@ import Foundation
 /// SQLite result codes into ``ObjectGraphError``.
 ///
 /// Not thread-safe on its own: the connection is opened with `SQLITE_OPEN_NOMUTEX` and its
-/// owner serializes every call (``SQLiteStore`` holds its lock around each use), so SQLite's own
-/// per-call mutex would only add cost.
+/// owner serializes every call (``SQLiteStore`` holds its lock around each use of its writer;
+/// ``SQLiteReadPool`` lends a reader to one caller at a time), so SQLite's own per-call mutex
+/// would only add cost.
 final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer
@@ -16,12 +17,14 @@ final class SQLiteConnection {
     /// ``ObjectGraphError/storeBusy(path:)``.
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    /// Opens (or creates) the file. Nothing is read or written yet: SQLite reads the header on
-    /// the first statement, so a damaged file is detected by the caller's first query.
-    init(path: String) throws(ObjectGraphError) {
+    /// Opens (or creates) the file; a read-only connection (for ``SQLiteReadPool``) never
+    /// creates it. Nothing is read or written yet: SQLite reads the header on the first
+    /// statement, so a damaged file is detected by the caller's first query.
+    init(path: String, readOnly: Bool = false) throws(ObjectGraphError) {
         self.path = path
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { Self.describeFailure(of: $0, code: code) } ?? String(cString: sqlite3_errstr(code))
@@ -29,8 +32,22 @@ final class SQLiteConnection {
             throw .storeUnavailable(path: path, message: message)
         }
         handle = opened
+        do {
+            try prepareForUse()
+        } catch {
+            sqlite3_close_v2(opened)
+            throw error
+        }
+    }
+
+    /// The set-up every connection of a store goes through, writer and readers alike: whatever
+    /// a statement may need (a collation an index uses, a function) is registered here, so
+    /// that no connection can meet an index it cannot use.
+    private func prepareForUse() throws(ObjectGraphError) {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        let code = SQLiteCollation.register(on: handle)
+        if code != SQLITE_OK { throw error(code: code, doing: "registering the collation \(SQLiteCollation.name)") }
     }
 
     deinit {
@@ -78,7 +95,17 @@ final class SQLiteConnection {
     /// throws. `BEGIN IMMEDIATE` takes the write lock up front, so two connections never both
     /// read and then fail to upgrade (a deadlock SQLite reports as busy).
     func writeTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
-        try statement("BEGIN IMMEDIATE").run()
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in a read transaction, so that every statement in it reads the same
+    /// snapshot of the file (in WAL mode, the last commit before the first read).
+    func readTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        try transaction("BEGIN DEFERRED", body)
+    }
+
+    private func transaction<Result>(_ begin: String, _ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        try statement(begin).run()
         do throws(ObjectGraphError) {
             let result = try body()
             try statement("COMMIT").run()

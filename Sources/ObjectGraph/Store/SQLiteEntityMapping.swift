@@ -30,6 +30,22 @@ struct EntityMapping {
     let toMany: [Int: ToManyStorage]
     /// The to-many slots stored in join tables, in slot order (the ones a save writes).
     let joinTables: [(slot: Int, access: JoinTableAccess)]
+    /// One lookup per uniqueness constraint covering the entity, in the entity's order.
+    let uniqueLookups: [UniqueLookup]
+    /// The slots of every uniqueness constraint covering the entity.
+    let uniqueSlots: Set<Int>
+    /// Sets the columns of ``uniqueSlots`` to NULL in the row whose key is `?1`; `nil` without
+    /// constraints. A save clears an updated row's unique values first, so that objects may
+    /// trade values (see ``SQLiteStore/save(_:policy:)``).
+    let clearUnique: String?
+
+    /// Finds the row that holds given values under one uniqueness constraint: the constraint's
+    /// values (as ``UniqueKey`` has them) bound from `?1`, then the key of the object to leave
+    /// out; the row's `pk, entity`. It uses the constraint's index.
+    struct UniqueLookup {
+        let constraint: IndexDescription
+        let select: String
+    }
 
     init(entity: EntityDescription, model: ObjectModel, columnsByHierarchy: [String: HierarchyColumns]) {
         let quoted = SQLiteSchema.quoted
@@ -87,6 +103,20 @@ struct EntityMapping {
         let assignments = ["version = ?1"] + zip(columnNames, placeholders).map { "\($0) = \($1)" }
         update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(columnSlots.count + 2)"
         delete = "DELETE FROM \(table) WHERE pk = ?1"
+
+        uniqueLookups = entity.uniquenessConstraints.map { constraint in
+            let declaring = model.entity(named: constraint.entityName)!
+            var conditions = constraint.slots.enumerated().map { position, slot in
+                SQLiteSchema.indexTerm(declaring.properties[slot], in: declaring, columns: columns, model: model, unique: true) + " = ?\(position + 1)"
+            }
+            if let scope = SQLiteSchema.scopeFilter(of: declaring, model: model) { conditions.append(scope) }
+            conditions.append("pk <> ?\(constraint.slots.count + 1)")
+            return UniqueLookup(constraint: constraint, select: "SELECT pk, entity FROM \(table) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1")
+        }
+        uniqueSlots = Set(entity.uniquenessConstraints.flatMap(\.slots))
+        clearUnique = uniqueSlots.isEmpty ? nil : "UPDATE \(table) SET "
+            + uniqueSlots.sorted().map { "\(quoted(columns.name(of: entity.properties[$0], in: entity, model: model))) = NULL" }.joined(separator: ", ")
+            + " WHERE pk = ?1"
     }
 }
 

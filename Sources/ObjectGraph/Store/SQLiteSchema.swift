@@ -9,6 +9,13 @@
 ///   the rows whose inverse column holds the owner's key (that column is indexed, NULLs left out).
 /// - Any other to-many relationship lives in a join table `(owner, target)` shared by the
 ///   relationship and its inverse, so either side writes the same rows.
+/// - Each index the model declares (``EntityDescription/indexes``) is an index on the
+///   hierarchy's table named `Entity.index(a,b)` or `Entity.unique(a,b)` after the declaring
+///   entity and its properties. String columns are indexed with ``SQLiteCollation`` (Swift's
+///   notion of equal strings). A uniqueness constraint is a `UNIQUE` index; one a sub-entity
+///   declares covers only its rows (a partial index on `entity`); `Double` and `Date` columns
+///   enter it as an expression that makes `-0.0` equal `0.0` and a NaN collide with nothing, as
+///   Swift's `==` does.
 /// - `objectgraph-metadata` keeps the format version and the model's fingerprint;
 ///   `objectgraph-keys` the next primary key of each hierarchy. Their names hold a `-`, join
 ///   tables a `.` and indexes a `(` or a `.`, which no Swift name can, so no two names meet.
@@ -22,6 +29,9 @@ struct SQLiteSchema {
     let mappings: [EntityDescription: EntityMapping]
     /// The statements that create an empty store for the model.
     let creationStatements: [String]
+    /// The declared indexes (not the ones the layout makes for relationships): each one's name
+    /// and the statement that creates it, as the file should have them.
+    let declaredIndexes: [(name: String, sql: String)]
 
     init(model: ObjectModel) {
         var columnsByHierarchy: [String: HierarchyColumns] = [:]
@@ -38,6 +48,19 @@ struct SQLiteSchema {
             creation.append("CREATE TABLE \(Self.quoted(root.name)) (\(definitions.joined(separator: ", ")))")
             creation.append("INSERT INTO \(Self.keysTable) (root, next) VALUES (\(Self.literal(root.name)), 1)")
         }
+
+        var declared: [(name: String, sql: String)] = []
+        for entity in model.entities {
+            let columns = columnsByHierarchy[entity.rootName]!
+            for index in entity.indexes where index.entityName == entity.name {
+                let name = "\(entity.name).\(index.isUnique ? "unique" : "index")(\(index.propertyNames.joined(separator: ",")))"
+                let terms = index.slots.map { Self.indexTerm(entity.properties[$0], in: entity, columns: columns, model: model, unique: index.isUnique) }
+                let scope = index.isUnique ? Self.scopeFilter(of: entity, model: model).map { " WHERE \($0)" } ?? "" : ""
+                declared.append((name, "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(Self.quoted(name)) ON \(Self.quoted(entity.rootName)) (\(terms.joined(separator: ", ")))\(scope)"))
+            }
+        }
+        creation += declared.map(\.sql)
+        declaredIndexes = declared
 
         var mappings: [EntityDescription: EntityMapping] = [:]
         var joinTables: Set<String> = []
@@ -61,6 +84,33 @@ struct SQLiteSchema {
         }
         self.mappings = mappings
         creationStatements = creation
+    }
+
+    /// How an index (and a lookup meant to use it) names the column of `property`: text
+    /// compared as Swift compares strings, and in a uniqueness constraint doubles and dates as
+    /// Swift's `==` compares them (`-0.0`, stored as a blob, is `0.0`; a NaN is NULL).
+    static func indexTerm(
+        _ property: PropertyDescription, in entity: EntityDescription, columns: HierarchyColumns, model: ObjectModel, unique: Bool
+    ) -> String {
+        let column = quoted(columns.name(of: property, in: entity, model: model))
+        switch property.kind {
+        case .attribute(.string, _):
+            return SQLiteCollation.collated(column)
+        case .attribute(.double, _), .attribute(.date, _):
+            guard unique else { return column }
+            // See `SQLiteStatement.bind(_: Double, at:)` for the blobs.
+            return "(CASE WHEN typeof(\(column)) = 'blob' THEN (CASE WHEN \(column) = x'8000000000000000' THEN 0.0 END) ELSE \(column) END)"
+        default:
+            return column
+        }
+    }
+
+    /// The condition that keeps to the rows of `entity` and its sub-entities in its hierarchy's
+    /// table; `nil` when they are all the table holds.
+    static func scopeFilter(of entity: EntityDescription, model: ObjectModel) -> String? {
+        let root = model.entity(named: entity.rootName)!
+        guard entity.selfAndSubentityNames.count < root.selfAndSubentityNames.count else { return nil }
+        return "entity IN (\(entity.selfAndSubentityNames.sorted().map(literal).joined(separator: ", ")))"
     }
 
     /// `name` as an SQL identifier.

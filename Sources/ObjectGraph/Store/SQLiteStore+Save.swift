@@ -1,19 +1,31 @@
+import CSQLite
+
 extension SQLiteStore {
-    /// Writes `changes` in one write transaction: updates (each checked against the row as it
-    /// is in the file now), then inserts, then deletes. Any error, and any conflict under
-    /// ``MergePolicy/error``, rolls the whole transaction back: nothing at all is written.
+    /// Writes `changes` in one write transaction: deletes, then updates (each checked against
+    /// the row as it is in the file now), then inserts. Any error, any conflict under
+    /// ``MergePolicy/error`` and any broken uniqueness constraint rolls the whole transaction
+    /// back: nothing at all is written.
+    ///
+    /// Uniqueness is judged on the state the save leaves, in the order the in-memory store
+    /// follows too: deletes free their values first; updated rows whose unique values change
+    /// are cleared before any is written, so that objects may trade values; then updates (by
+    /// object ID) and inserts (by key) are written one by one, each checked by the `UNIQUE`
+    /// indexes as it is written. A row that collides is left out and the save goes on, so that
+    /// ``ObjectGraphError/uniquenessViolation(_:)`` lists every collision at once.
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         try withWriteTransaction { connection throws(ObjectGraphError) -> StoreSaveResult in
             var result = StoreSaveResult()
-            let refreshedIDs = try writeUpdates(changes.updated, policy: policy, into: &result, connection: connection)
-            try writeInserts(changes.inserted, connection: connection)
+            var conflicts: [UniquenessConflict] = []
             try writeDeletes(changes.deleted, connection: connection)
+            let refreshedIDs = try writeUpdates(changes.updated, policy: policy, into: &result, conflicts: &conflicts, connection: connection)
+            try writeInserts(changes.inserted, conflicts: &conflicts, connection: connection)
+            guard conflicts.isEmpty else { throw .uniquenessViolation(UniquenessConflict.ordered(conflicts)) }
             // Read after every write, so that derived to-many relationships are current.
             for id in refreshedIDs {
                 let mapping = try mapping(for: id.entity)
-                guard var row = try storedRow(for: id, mapping: mapping) else { continue }
+                guard var row = try storedRow(for: id, mapping: mapping, on: connection) else { continue }
                 for slot in mapping.toMany.keys {
-                    row.slots[slot] = .objects(try storedTargets(of: id, slot: slot, mapping: mapping))
+                    row.slots[slot] = .objects(try storedTargets(of: id, slot: slot, mapping: mapping, on: connection))
                 }
                 result.refreshed[id] = row
             }
@@ -21,15 +33,29 @@ extension SQLiteStore {
         }
     }
 
-    /// Resolves and writes each update; returns the IDs whose rows the context must take in.
+    /// One update, resolved against the stored row and ready to write.
+    private struct PlannedUpdate {
+        let update: RowUpdate
+        let mapping: EntityMapping
+        let row: StoredRow
+        let write: [Int: PropertyValue]
+        let refresh: Bool
+        /// Whether a value under a uniqueness constraint changes.
+        let changesUniqueValues: Bool
+    }
+
+    /// Resolves every update, then writes them; returns the IDs whose rows the context must
+    /// take in.
     private func writeUpdates(
-        _ updates: [RowUpdate], policy: MergePolicy, into result: inout StoreSaveResult, connection: SQLiteConnection
+        _ updates: [RowUpdate], policy: MergePolicy, into result: inout StoreSaveResult,
+        conflicts uniquenessConflicts: inout [UniquenessConflict], connection: SQLiteConnection
     ) throws(ObjectGraphError) -> [ObjectID] {
         var conflicts: [MergeConflict] = []
-        var refreshedIDs: [ObjectID] = []
+        var planned: [PlannedUpdate] = []
+        planned.reserveCapacity(updates.count)
         for update in updates {
             let mapping = try mapping(for: update.id.entity)
-            guard let current = try storedRow(for: update.id, mapping: mapping) else {
+            guard let current = try storedRow(for: update.id, mapping: mapping, on: connection) else {
                 if policy == .error {
                     conflicts.append(MergeConflict(objectID: update.id, keys: ["(deleted elsewhere)"]))
                 }
@@ -39,26 +65,75 @@ extension SQLiteStore {
             if let conflict { conflicts.append(conflict) }
             // Once the save is bound to fail, only the remaining conflicts matter.
             guard conflicts.isEmpty else { continue }
-
             var row = current
             for (slot, value) in write where mapping.toMany[slot] == nil { row.slots[slot] = value }
             row.version = current.version + 1
-            let statement = try connection.statement(mapping.update)
-            try statement.bind(row.version, at: 1)
-            try bindColumns(of: row.slots, columnSlots: mapping.columnSlots, to: statement)
-            try statement.bind(row.id.primaryKey, at: Int32(mapping.columnSlots.count + 2))
-            try statement.run()
-
-            for (slot, value) in write {
-                guard case .joinTable(let join)? = mapping.toMany[slot], case .objects(let targets) = value else { continue }
-                let committed = update.committed.indices.contains(slot) ? update.committed[slot] : .unloaded
-                try writePairs(of: update.id, join: join, committed: committed, new: targets, connection: connection)
-            }
-            result.versions[update.id] = row.version
-            if refresh { refreshedIDs.append(update.id) }
+            let changesUnique = mapping.uniqueSlots.contains { row.slots[$0] != current.slots[$0] }
+            planned.append(PlannedUpdate(update: update, mapping: mapping, row: row, write: write, refresh: refresh, changesUniqueValues: changesUnique))
         }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
+
+        if planned.contains(where: \.changesUniqueValues) {
+            planned.sort { $0.row.id < $1.row.id }
+            for plan in planned where plan.changesUniqueValues {
+                let clear = try connection.statement(plan.mapping.clearUnique!)
+                try clear.bind(plan.row.id.primaryKey, at: 1)
+                try clear.run()
+            }
+        }
+        var refreshedIDs: [ObjectID] = []
+        for plan in planned {
+            let row = plan.row
+            let statement = try connection.statement(plan.mapping.update)
+            try statement.bind(row.version, at: 1)
+            try bindColumns(of: row.slots, columnSlots: plan.mapping.columnSlots, to: statement)
+            try statement.bind(row.id.primaryKey, at: Int32(plan.mapping.columnSlots.count + 2))
+            guard try runCheckingUniqueness(statement) else {
+                uniquenessConflicts += try collisions(of: row, mapping: plan.mapping, connection: connection)
+                continue
+            }
+            for (slot, value) in plan.write {
+                guard case .joinTable(let join)? = plan.mapping.toMany[slot], case .objects(let targets) = value else { continue }
+                let committed = plan.update.committed.indices.contains(slot) ? plan.update.committed[slot] : .unloaded
+                try writePairs(of: row.id, join: join, committed: committed, new: targets, connection: connection)
+            }
+            result.versions[row.id] = row.version
+            if plan.refresh { refreshedIDs.append(row.id) }
+        }
         return refreshedIDs
+    }
+
+    /// Runs a write; `false` if a `UNIQUE` index refused it (then the statement wrote nothing
+    /// and the transaction goes on).
+    private func runCheckingUniqueness(_ statement: SQLiteStatement) throws(ObjectGraphError) -> Bool {
+        do throws(ObjectGraphError) {
+            try statement.run()
+            return true
+        } catch {
+            // SQLITE_CONSTRAINT_UNIQUE, which the C header spells as an expression Swift does not import.
+            if case .sqlite(_, let code, _) = error, code == SQLITE_CONSTRAINT | (8 << 8) { return false }
+            throw error
+        }
+    }
+
+    /// Every row that holds `row`'s values under one of its entity's uniqueness constraints,
+    /// found through the constraints' indexes.
+    private func collisions(of row: StoredRow, mapping: EntityMapping, connection: SQLiteConnection) throws(ObjectGraphError) -> [UniquenessConflict] {
+        var found: [UniquenessConflict] = []
+        for lookup in mapping.uniqueLookups {
+            guard let key = UniqueKey(lookup.constraint, slots: row.slots) else { continue }
+            let statement = try connection.statement(lookup.select)
+            defer { statement.reset() }
+            for (position, value) in key.values.enumerated() { try statement.bind(value, at: Int32(position + 1)) }
+            try statement.bind(row.id.primaryKey, at: Int32(key.values.count + 1))
+            guard try statement.step() else { continue }
+            let holder = ObjectID(entity: try entity(named: statement.string(at: 1)), primaryKey: statement.int64(at: 0))
+            found.append(UniquenessConflict(lookup.constraint, slots: row.slots, objectID: row.id, conflictingObjectID: holder))
+        }
+        guard !found.isEmpty else {
+            throw .corruptStore(path: path, message: "a UNIQUE index of \(row.id.entity.rootName) refused \(row.id), but no row holds its values")
+        }
+        return found
     }
 
     /// Applies a to-many change to its join table as additions and removals relative to what
@@ -83,7 +158,7 @@ extension SQLiteStore {
         }
     }
 
-    private func writeInserts(_ rows: [StoredRow], connection: SQLiteConnection) throws(ObjectGraphError) {
+    private func writeInserts(_ rows: [StoredRow], conflicts: inout [UniquenessConflict], connection: SQLiteConnection) throws(ObjectGraphError) {
         // The context hands rows over in hash order; in key order each insert appends to the
         // table's B-tree instead of splitting pages all over it (several times faster in bulk).
         let order = Self.keyOrder(of: rows)
@@ -104,7 +179,10 @@ extension SQLiteStore {
             }
             try statement!.bind(id.primaryKey, at: 1)
             try bindColumns(of: rows[index].slots, columnSlots: columnSlots, to: statement!)
-            try statement!.run()
+            guard try runCheckingUniqueness(statement!) else {
+                conflicts += try collisions(of: rows[index], mapping: mapping(for: id.entity), connection: connection)
+                continue
+            }
             for (slot, access) in joinTables {
                 guard case .objects(let targets) = rows[index].slots[slot], !targets.isEmpty else { continue }
                 try runPairs(access.insert, owner: id, targets: targets, connection: connection)

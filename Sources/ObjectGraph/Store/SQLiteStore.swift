@@ -14,16 +14,23 @@ import Streams
 /// machine (in WAL mode, `NORMAL` would survive the process being killed but could lose the last
 /// saves on power loss). The cost is one `fsync` of the WAL per save, not per row.
 ///
+/// Saves and key allocation go through one writer connection; fetches go through a small pool
+/// of read-only connections (``SQLiteReadPool``), so that a fetch never waits for a save in
+/// progress and never sees one in part.
+///
 /// Several containers, in one process or several, may open the same file: each has its own
 /// connection, SQLite's file locks order their writes, and primary keys come from a table that
 /// is updated in write transactions, so no two containers hand out the same key.
 final class SQLiteStore: PersistentStore, @unchecked Sendable {
-    // `lock` serializes every use of `connection` (its statement cache, its transaction state and
-    // the statements' bindings and cursors) and protects `reservedKeys` and `keyBlockSizes`. Each
-    // method holds it from its first statement to the last reset, so a save's transaction never
-    // interleaves with a fetch from another queue. Nothing called under the lock calls out.
+    // `lock` serializes every use of `connection`, the writer (its statement cache, its
+    // transaction state and the statements' bindings and cursors) and protects `reservedKeys`
+    // and `keyBlockSizes`. Each method holds it from its first statement to the last reset, so
+    // two saves never interleave. Nothing called under the lock calls out. Reads do not take it:
+    // they run on `readers`, beside a save in progress.
     private let lock = Lock()
     private let connection: SQLiteConnection
+    /// The connections fetches read through (see ``SQLiteReadPool``).
+    let readers: SQLiteReadPool
     private var reservedKeys: [String: ClosedRange<Int64>] = [:]
     private var keyBlockSizes: [String: Int] = [:]
 
@@ -43,6 +50,12 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         schema = SQLiteSchema(model: model)
         connection = try SQLiteConnection(path: path)
         try SQLiteStoreOpening(connection: connection, schema: schema, model: model).prepareFile()
+        try SQLiteIndexes(connection: connection, schema: schema).bringInLine()
+        readers = SQLiteReadPool(path: path)
+    }
+
+    deinit {
+        readers.closeIdleConnections()  // before the writer, so that it closes the file last
     }
 
     // MARK: Keys
@@ -86,33 +99,33 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // MARK: Reading
 
     func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow] {
-        lock.lock()
-        defer { lock.unlock() }
-        var rows: [StoredRow] = []
-        for entity in entities {
-            let mapping = try mapping(for: entity)
-            let statement = try connection.statement(mapping.selectAll)
-            defer { statement.reset() }
-            while try statement.step() {
-                rows.append(try readRow(statement, mapping))
+        try readers.read(inOneTransaction: entities.count > 1) { connection throws(ObjectGraphError) -> [StoredRow] in
+            var rows: [StoredRow] = []
+            for entity in entities {
+                let mapping = try mapping(for: entity)
+                let statement = try connection.statement(mapping.selectAll)
+                defer { statement.reset() }
+                while try statement.step() {
+                    rows.append(try readRow(statement, mapping))
+                }
             }
+            return rows
         }
-        return rows
     }
 
     func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow? {
-        lock.lock()
-        defer { lock.unlock() }
-        return try storedRow(for: id, mapping: mapping(for: id.entity))
+        try readers.read(inOneTransaction: false) { connection throws(ObjectGraphError) -> StoredRow? in
+            try storedRow(for: id, mapping: mapping(for: id.entity), on: connection)
+        }
     }
 
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
-        lock.lock()
-        defer { lock.unlock() }
-        return try storedTargets(of: id, slot: relationship.index, mapping: mapping(for: id.entity))
+        try readers.read(inOneTransaction: false) { connection throws(ObjectGraphError) -> Set<ObjectID> in
+            try storedTargets(of: id, slot: relationship.index, mapping: mapping(for: id.entity), on: connection)
+        }
     }
 
-    // MARK: Helpers (called with the lock held)
+    // MARK: Helpers (on a reader, or on the writer with the lock held)
 
     func mapping(for entity: EntityDescription) throws(ObjectGraphError) -> EntityMapping {
         guard let mapping = schema.mappings[entity] else { throw .unknownEntity(entity.name) }
@@ -120,7 +133,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// The row with `id`'s key, to-many slots `.unloaded`.
-    func storedRow(for id: ObjectID, mapping: EntityMapping) throws(ObjectGraphError) -> StoredRow? {
+    func storedRow(for id: ObjectID, mapping: EntityMapping, on connection: SQLiteConnection) throws(ObjectGraphError) -> StoredRow? {
         let statement = try connection.statement(mapping.selectOne)
         defer { statement.reset() }
         try statement.bind(id.primaryKey, at: 1)
@@ -128,7 +141,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// The targets of the to-many relationship at `slot`; empty for any other slot.
-    func storedTargets(of id: ObjectID, slot: Int, mapping: EntityMapping) throws(ObjectGraphError) -> Set<ObjectID> {
+    func storedTargets(of id: ObjectID, slot: Int, mapping: EntityMapping, on connection: SQLiteConnection) throws(ObjectGraphError) -> Set<ObjectID> {
         let select: String
         switch mapping.toMany[slot] {
         case .inverseForeignKey(let inverseSelect, _, _)?: select = inverseSelect
@@ -171,7 +184,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return StoredRow(id: ObjectID(entity: mapping.entity, primaryKey: statement.int64(at: 0)), version: statement.int64(at: 1), slots: slots)
     }
 
-    private func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {
+    func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {
         guard let entity = model.entity(named: name) else {
             throw .corruptStore(path: path, message: "a row names the entity '\(name)', which is not in the model")
         }

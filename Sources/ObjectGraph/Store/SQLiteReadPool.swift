@@ -1,0 +1,76 @@
+import Dispatch
+import Streams
+
+/// Read-only connections to a store's file, lent out one caller at a time, so that fetches run
+/// while another context saves: in WAL mode a reader never waits for the writer, and sees the
+/// file as of the last commit before its read began — never a save half written.
+///
+/// ```swift
+/// let rows = try pool.read { connection in
+///     let statement = try connection.statement(sql)
+///     defer { statement.reset() }
+///     …
+/// }
+/// ```
+///
+/// Each ``read(_:)`` is one read transaction: every statement inside it sees the same snapshot.
+/// Connections are opened on demand, up to ``maximumReaders``; a caller beyond that waits for
+/// one to come back. They close when the pool goes away.
+final class SQLiteReadPool: @unchecked Sendable {
+    // `lock` protects `idle`. A connection is either in `idle` or lent to exactly one caller,
+    // who uses it without the lock; `permits` counts the connections that may still be lent.
+    private let lock = Lock()
+    private var idle: [SQLiteConnection] = []
+    private let permits: DispatchSemaphore
+    let path: String
+    /// How many reads may run at once.
+    let maximumReaders: Int
+
+    /// A pool for the file at `path`, which must exist and be in WAL mode (the writer's
+    /// opening sees to both).
+    init(path: String, maximumReaders: Int = 4) {
+        self.path = path
+        self.maximumReaders = maximumReaders
+        permits = DispatchSemaphore(value: maximumReaders)
+    }
+
+    /// Runs `body` with a reader, inside one read transaction.
+    ///
+    /// `body` that runs a single statement may pass `inOneTransaction: false` and save the
+    /// `BEGIN` and `COMMIT`: one statement reads one snapshot anyway, from its first step to its
+    /// reset.
+    ///
+    /// Do not call `read` again from inside `body`: with every reader lent out, the inner call
+    /// would wait for itself.
+    func read<Result>(
+        inOneTransaction: Bool = true, _ body: (SQLiteConnection) throws(ObjectGraphError) -> Result
+    ) throws(ObjectGraphError) -> Result {
+        permits.wait()
+        defer { permits.signal() }
+        let connection = try borrow()
+        defer { giveBack(connection) }
+        guard inOneTransaction else { return try body(connection) }
+        return try connection.readTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }
+    }
+
+    /// Closes the connections not lent out. The store calls it before its writer closes: the
+    /// last connection to close a WAL file checkpoints it and removes the WAL, which only a
+    /// writer can do.
+    func closeIdleConnections() {
+        let closing = lock.withLock {
+            defer { idle = [] }
+            return idle
+        }
+        withExtendedLifetime(closing) {}  // released here, outside the lock
+    }
+
+    private func borrow() throws(ObjectGraphError) -> SQLiteConnection {
+        if let connection = lock.withLock({ idle.popLast() }) { return connection }
+        // Opened outside the lock: it touches the file.
+        return try SQLiteConnection(path: path, readOnly: true)
+    }
+
+    private func giveBack(_ connection: SQLiteConnection) {
+        lock.withLock { idle.append(connection) }
+    }
+}
