@@ -92,7 +92,7 @@ extension Publishers {
 
 extension Publishers.Buffer {
     // The subscriber attached to upstream.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let shell: StateMachineShell<BufferStateMachine<Output, Failure, any Subscription>, Downstream>
         let makeError: (() -> Failure)?

@@ -41,7 +41,7 @@ extension Publishers {
 extension Publishers.CompactMap {
     // Forwards the upstream subscription itself; a `nil` result returns `.max(1)` so that the
     // subscriber's demand is not used up by it.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let downstream: Downstream
         let transform: (Upstream.Output) -> Output?

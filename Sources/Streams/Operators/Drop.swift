@@ -48,6 +48,8 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 extension Publishers.Drop {
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "Drop" }
+
         // `remaining` is touched only from `step(_:)`, which upstream's serial signals call.
         private var remaining: Int
 

@@ -47,7 +47,7 @@ extension Publishers.Filter {
     // Forwards the upstream subscription itself; a dropped value returns `.max(1)` so that the
     // subscriber's demand is not used up by it.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Output) -> Bool

@@ -43,6 +43,8 @@ extension Publishers.First: Equatable where Upstream: Equatable {}
 extension Publishers.First {
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "First" }
+
         override func step(_ input: Output) -> OperatorStep<Output, Failure> {
             .emitAndFinish(input)
         }

@@ -45,6 +45,8 @@ extension Publishers {
 extension Publishers.FirstWhere {
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "TryFirst" }
+
         // Immutable; the base class's lock protects everything else.
         private let predicate: (Output) -> Bool
 

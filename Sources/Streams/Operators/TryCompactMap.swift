@@ -46,6 +46,8 @@ extension Publishers {
 extension Publishers.TryCompactMap {
     private final class Inner<Downstream: Subscriber>: StepInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryCompactMap" }
+
         // Immutable; the base class's lock protects everything else.
         private let transform: (Upstream.Output) throws -> Output?
 

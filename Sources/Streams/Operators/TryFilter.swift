@@ -48,6 +48,8 @@ extension Publishers.TryFilter {
     // erases it to `any Error`.
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryFilter" }
+
         // Immutable; the base class's lock protects everything else.
         private let isIncluded: (Output) throws -> Bool
 

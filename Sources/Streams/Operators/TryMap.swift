@@ -42,6 +42,8 @@ extension Publishers {
 extension Publishers.TryMap {
     private final class Inner<Downstream: Subscriber>: StepInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryMap" }
+
         // Immutable; the base class's lock protects everything else.
         private let transform: (Upstream.Output) throws -> Output
 

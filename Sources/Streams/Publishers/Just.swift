@@ -15,7 +15,7 @@ public struct Just<Output>: Publisher {
 
     /// Delivers `output` on the subscriber's first demand, then finishes.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber))
+        subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber, description: "Just"))
     }
 }
 

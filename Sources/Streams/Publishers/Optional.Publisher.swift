@@ -19,7 +19,7 @@ extension Optional {
         /// Delivers the value on first demand, then finishes; `nil` finishes at once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber))
+                subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber, description: "Optional"))
             } else {
                 subscriber.receiveImmediateCompletion(.finished)
             }

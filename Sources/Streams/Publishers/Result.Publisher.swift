@@ -25,7 +25,7 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):
-                subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber))
+                subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber, description: "Once"))
             case .failure(let error):
                 subscriber.receiveImmediateCompletion(.failure(error))
             }
