@@ -57,3 +57,17 @@ extension Publishers.CompactMap {
         func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
     }
 }
+
+extension Publishers.CompactMap {
+    /// One compact map doing both transformations, as Combine fuses them.
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
+    }
+
+    /// One compact map doing both transformations, as Combine fuses them.
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
+    }
+}

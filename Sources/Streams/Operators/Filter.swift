@@ -68,3 +68,20 @@ extension Publishers.Filter {
         @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
     }
 }
+
+extension Publishers.Filter {
+    /// One filter checking both predicates, as Combine fuses them: `filter` after `filter` is a
+    /// single `Publishers.Filter` over the original upstream.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+    }
+
+    /// One throwing filter checking both predicates.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}

@@ -70,3 +70,14 @@ extension Publishers.TryCompactMap {
         }
     }
 }
+
+extension Publishers.TryCompactMap {
+    /// One throwing compact map doing both transformations, as Combine fuses them.
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap(upstream: upstream) { value in
+            guard let intermediate = try first(value) else { return nil }
+            return try transform(intermediate)
+        }
+    }
+}

@@ -63,3 +63,17 @@ extension Publishers.TryFilter {
         }
     }
 }
+
+extension Publishers.TryFilter {
+    /// One throwing filter checking both predicates, as Combine fuses them.
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
+    /// One throwing filter checking both predicates, as Combine fuses them.
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}

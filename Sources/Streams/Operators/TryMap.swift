@@ -61,3 +61,17 @@ extension Publishers.TryMap {
         }
     }
 }
+
+extension Publishers.TryMap {
+    /// One throwing map doing both transformations, as Combine fuses them.
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// One throwing map doing both transformations, as Combine fuses them.
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+    }
+}
