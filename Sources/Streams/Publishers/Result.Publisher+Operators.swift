@@ -8,25 +8,25 @@
 
 extension Result.Publisher where Output: Equatable {
     /// Whether the value equals `output`, or the failure.
-    public func contains(_ output: Output) -> Result<Bool, Failure>.Publisher {
+    @inlinable public func contains(_ output: Output) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(result.map { $0 == output })
     }
 
     /// `self`: one value has no duplicates.
-    public func removeDuplicates() -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func removeDuplicates() -> Result<Output, Failure>.Publisher { self }
 }
 
 extension Result.Publisher where Output: Comparable {
     /// `self`: one value.
-    public func min() -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func min() -> Result<Output, Failure>.Publisher { self }
 
     /// `self`: one value.
-    public func max() -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func max() -> Result<Output, Failure>.Publisher { self }
 }
 
 extension Result.Publisher where Failure == Never {
     /// The value, with a failure type it never uses.
-    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+    @inlinable public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
         switch result {
         case .success(let value): Result<Output, E>.Publisher(value)
         }
@@ -35,85 +35,85 @@ extension Result.Publisher where Failure == Never {
 
 extension Result.Publisher {
     /// Whether the value satisfies `predicate`, or the failure.
-    public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+    @inlinable public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(result.map(predicate))
     }
 
     /// Whether the value satisfies `predicate`, or the failure or the error it throws.
-    public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    @inlinable public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(tryApplying(predicate))
     }
 
     /// Whether the value satisfies `predicate`, or the failure.
-    public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+    @inlinable public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(result.map(predicate))
     }
 
     /// Whether the value satisfies `predicate`, or the failure or the error it throws.
-    public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    @inlinable public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(tryApplying(predicate))
     }
 
     /// The value in an array, or the failure.
-    public func collect() -> Result<[Output], Failure>.Publisher {
+    @inlinable public func collect() -> Result<[Output], Failure>.Publisher {
         Result<[Output], Failure>.Publisher(result.map { [$0] })
     }
 
     /// `self`: one value.
-    public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
     /// The value or the failure: with one value the ordering never runs.
-    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    @inlinable public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
         Result<Output, any Error>.Publisher(result.mapError { $0 })
     }
 
     /// `self`: one value.
-    public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
     /// The value or the failure: with one value the ordering never runs.
-    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    @inlinable public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
         Result<Output, any Error>.Publisher(result.mapError { $0 })
     }
 
     /// One, or the failure.
-    public func count() -> Result<Int, Failure>.Publisher {
+    @inlinable public func count() -> Result<Int, Failure>.Publisher {
         Result<Int, Failure>.Publisher(result.map { _ in 1 })
     }
 
     /// `self`.
-    public func first() -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func first() -> Result<Output, Failure>.Publisher { self }
 
     /// `self`.
-    public func last() -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func last() -> Result<Output, Failure>.Publisher { self }
 
     /// A publisher that finishes without the value, or fails with the failure.
-    public func ignoreOutput() -> Empty<Output, Failure> { Empty<Output, Failure>() }
+    @inlinable public func ignoreOutput() -> Empty<Output, Failure> { Empty<Output, Failure>() }
 
     /// The transformed value, or the failure.
-    public func map<T>(_ transform: (Output) -> T) -> Result<T, Failure>.Publisher {
+    @inlinable public func map<T>(_ transform: (Output) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map(transform))
     }
 
     /// The transformed value, or the failure or the error the transformation throws.
-    public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
+    @inlinable public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(tryApplying(transform))
     }
 
     /// The value, or the transformed failure.
-    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher {
+    @inlinable public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher {
         Result<Output, E>.Publisher(result.mapError(transform))
     }
 
     /// `self`: one value has no duplicates.
-    public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
     /// The value or the failure: with one value the predicate never runs.
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    @inlinable public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
         Result<Output, any Error>.Publisher(result.mapError { $0 })
     }
 
     /// The value, or `output` in place of the failure.
-    public func replaceError(with output: Output) -> Result<Output, Never>.Publisher {
+    @inlinable public func replaceError(with output: Output) -> Result<Output, Never>.Publisher {
         switch result {
         case .success(let value): Result<Output, Never>.Publisher(value)
         case .failure: Result<Output, Never>.Publisher(output)
@@ -121,37 +121,37 @@ extension Result.Publisher {
     }
 
     /// `self`: it is never empty.
-    public func replaceEmpty(with output: Output) -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func replaceEmpty(with output: Output) -> Result<Output, Failure>.Publisher { self }
 
     /// `self`: subscribing again gives the same result.
-    public func retry(_ retries: Int) -> Result<Output, Failure>.Publisher { self }
+    @inlinable public func retry(_ retries: Int) -> Result<Output, Failure>.Publisher { self }
 
     /// The value folded into `initialResult`, or the failure.
-    public func reduce<Accumulator>(
+    @inlinable public func reduce<Accumulator>(
         _ initialResult: Accumulator, _ nextPartialResult: (Accumulator, Output) -> Accumulator
     ) -> Result<Accumulator, Failure>.Publisher {
         Result<Accumulator, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
     }
 
     /// The value folded into `initialResult`, or the failure or the error the fold throws.
-    public func tryReduce<Accumulator>(
+    @inlinable public func tryReduce<Accumulator>(
         _ initialResult: Accumulator, _ nextPartialResult: (Accumulator, Output) throws -> Accumulator
     ) -> Result<Accumulator, any Error>.Publisher {
         Result<Accumulator, any Error>.Publisher(tryApplying { try nextPartialResult(initialResult, $0) })
     }
 
     /// The value folded into `initialResult`, or the failure.
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
+    @inlinable public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
     }
 
     /// The value folded into `initialResult`, or the failure or the error the fold throws.
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    @inlinable public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(tryApplying { try nextPartialResult(initialResult, $0) })
     }
 
     // The failure, or `body` applied to the value with what it throws caught.
-    private func tryApplying<T>(_ body: (Output) throws -> T) -> Result<T, any Error> {
+    @usableFromInline func tryApplying<T>(_ body: (Output) throws -> T) -> Result<T, any Error> {
         switch result {
         case .success(let value): Result<T, any Error> { try body(value) }
         case .failure(let error): .failure(error)

@@ -2,26 +2,27 @@ extension Subscribers {
     /// A subscriber that requests unlimited values and hands each one, and the completion, to a
     /// closure.
     ///
-    /// Usually made with ``Publisher/sink(receiveCompletion:receiveValue:)``. As with Combine's,
-    /// the closures are released once the stream completes or is cancelled, so the everyday
+    /// Usually made with ``Publisher/sink(receiveCompletion:receiveValue:)``. Once the stream
+    /// completes or is cancelled, the sink is let go of by its upstream and by the
+    /// ``AnyCancellable`` that `sink` returned, and its closures with it, so the everyday
     /// `publisher.sink { self.x = $0 }.store(in: &cancellables)` does not keep `self` alive after
-    /// the stream has ended.
+    /// the stream has ended. (A `Sink` you make and hold yourself keeps its closures for as long
+    /// as you hold it; see Docs/PortingFromCombine.md.)
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
-        // `lock` protects `upstream` and `isTerminated`, and every write of the closures.
-        // Values read `valueHandler` without the lock: it is replaced only after a completion,
-        // which never overlaps `receive(_:)` (rule 3), or by a cancel before any subscription.
+        // `lock` protects `upstream`, `isTerminated` and `cancellable`. The closures are
+        // immutable, so a value reaches `receiveValue` without a lock or a reference count.
         @usableFromInline let lock = Lock()
         @usableFromInline var upstream: (any Subscription)?
         @usableFromInline var isTerminated = false
-        @usableFromInline @exclusivity(unchecked) var valueHandler: (Input) -> Void
-        @usableFromInline @exclusivity(unchecked) var completionHandler: (Subscribers.Completion<Failure>) -> Void
+        // The cancellable `sink` returned, told to let go of this sink when the stream completes.
+        @usableFromInline weak var cancellable: AnyCancellable?
 
-        /// Called with each value; a closure that does nothing once the stream has ended.
-        public var receiveValue: (Input) -> Void { lock.withLock { valueHandler } }
-        /// Called with the completion; a closure that does nothing once the stream has ended.
-        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { lock.withLock { completionHandler } }
+        /// Called with each value.
+        public let receiveValue: (Input) -> Void
+        /// Called with the completion.
+        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
         /// Creates a sink from two closures.
         @inlinable
@@ -29,8 +30,8 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.completionHandler = receiveCompletion
-            self.valueHandler = receiveValue
+            self.receiveCompletion = receiveCompletion
+            self.receiveValue = receiveValue
         }
 
         /// `"Sink"`.
@@ -58,51 +59,45 @@ extension Subscribers {
         /// Hands `value` to ``receiveValue`` and asks for nothing more (demand is unlimited).
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            valueHandler(value)
+            receiveValue(value)
             return .none
         }
 
-        /// Hands `completion` to ``receiveCompletion``, then lets go of both closures.
+        /// Hands `completion` to ``receiveCompletion``; the cancellable `sink` returned then lets
+        /// go of this sink.
         public func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
             guard !isTerminated else { lock.unlock(); return }
             let released = upstream
             upstream = nil
             isTerminated = true
-            let handler = completionHandler
+            let owner = cancellable
             lock.unlock()
             withExtendedLifetime(released) {}
-            handler(completion)
-            releaseHandlers()
+            receiveCompletion(completion)
+            owner?.releaseWithoutCancelling()
         }
 
-        /// Cancels upstream.
-        ///
-        /// Upstream lets go of the sink, and so does the ``AnyCancellable`` returned by `sink`,
-        /// so the sink and its closures are released. A sink you hold yourself keeps its closures
-        /// until you let it go: a value may still be on its way from another thread while this
-        /// runs, and reading the closures on every value without a lock is what keeps the sink
-        /// as cheap as a direct call.
+        /// Cancels upstream, which lets go of this sink.
         public func cancel() {
             lock.lock()
             let subscription = upstream
             upstream = nil
-            let wasTerminated = isTerminated
             isTerminated = true
             lock.unlock()
             subscription?.cancel()
-            if !wasTerminated, subscription == nil { releaseHandlers() }
         }
 
-        // Replaces the closures with ones that capture nothing; the old ones are released
-        // outside the lock, since their captures' deinits may run user code.
-        private func releaseHandlers() {
+        /// The cancellable `sink` returns: it cancels this sink, and holds it only while the
+        /// stream runs. A stream that has already completed gets one that holds nothing.
+        @usableFromInline
+        func makeCancellable() -> AnyCancellable {
             lock.lock()
-            let released = (valueHandler, completionHandler)
-            valueHandler = { _ in }
-            completionHandler = { _ in }
-            lock.unlock()
-            withExtendedLifetime(released) {}
+            defer { lock.unlock() }
+            if isTerminated { return AnyCancellable {} }
+            let made = AnyCancellable(self)
+            cancellable = made
+            return made
         }
     }
 }
@@ -112,7 +107,7 @@ extension Publisher {
     /// one and `receiveCompletion` with the completion.
     ///
     /// Keep the returned ``AnyCancellable``: when it is released, the subscription is cancelled.
-    /// The closures are released when the stream ends or is cancelled.
+    /// Once the stream completes or is cancelled, the closures are released.
     ///
     /// ```swift
     /// let cancellable = [1, 2, 3].publisher.sink(
@@ -126,7 +121,7 @@ extension Publisher {
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         receive(subscriber: sink)
-        return AnyCancellable(sink)
+        return sink.makeCancellable()
     }
 }
 

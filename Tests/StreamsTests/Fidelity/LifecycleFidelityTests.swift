@@ -62,19 +62,20 @@ struct LifecycleFidelityTests {
         #expect(kept.count == 1)
     }
 
-    @Test("after completion a Sink's closures are replaced by ones that capture nothing")
-    func sinkClosuresAfterCompletion() {
+    @Test("a Subscribers.Sink you hold yourself keeps its closures until you let it go (a listed difference)")
+    func heldSinkKeepsClosures() {
         final class Marker {}
         weak var weakMarker: Marker?
-        let sink: Subscribers.Sink<Int, Never>
+        var sink: Subscribers.Sink<Int, Never>?
         do {
             let marker = Marker()
             weakMarker = marker
             sink = Subscribers.Sink(receiveCompletion: { _ in withExtendedLifetime(marker) {} }, receiveValue: { _ in withExtendedLifetime(marker) {} })
-            Just(1).subscribe(sink)
+            Just(1).subscribe(sink!)
         }
+        #expect(weakMarker != nil)
+        sink = nil
         #expect(weakMarker == nil)
-        withExtendedLifetime(sink) {}
     }
 
     @Test("assign(to:on:) lets go of its object when the stream finishes")
