@@ -7,12 +7,16 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        .library(name: "StreamsFoundation", targets: ["StreamsFoundation"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "streams-demo", targets: ["streams-demo"]),
     ],
     targets: [
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
+        // Foundation's publishers (NotificationCenter, Timer, URLSession) with Combine's names;
+        // empty where Combine exists, so that they never clash with Apple's own.
+        .target(name: "StreamsFoundation", dependencies: ["Streams"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "ObjectGraph", dependencies: ["Streams", "CSQLite"]),
         .executableTarget(name: "streams-demo", dependencies: ["Streams", "ObjectGraph"]),
@@ -20,6 +24,7 @@ let package = Package(
         .executableTarget(name: "objectgraph-durability-child", dependencies: ["ObjectGraph"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+        .testTarget(name: "StreamsFoundationTests", dependencies: ["Streams", "StreamsFoundation", "StreamsTesting"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "Streams", "StreamsTesting", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]

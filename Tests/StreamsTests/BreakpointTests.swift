@@ -42,7 +42,9 @@ struct BreakpointTests {
     @Test("with closures that return false, nothing stops and nothing changes")
     func passesThrough() {
         let counter = StopCounter()
-        let subscriber = completing(with: .failure(.boom), after: [1, 2]) {
+        // Like Combine's, breakpoint forwards upstream's subscription and signals untouched, so
+        // (as with map) an upstream that breaks rule 4 is not policed here.
+        let subscriber = completing(with: .failure(.boom), after: [1, 2], sendingAfterwards: false) {
             breakpoint($0, counter: counter, receiveSubscription: { _ in false }, receiveOutput: { _ in false }, receiveCompletion: { _ in false })
         }
         #expect(counter.stops == 0)

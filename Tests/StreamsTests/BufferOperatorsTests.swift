@@ -9,8 +9,13 @@ struct BufferTests {
         let subscriber = (1...20).publisher.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).record(requesting: .unlimited)
         #expect(subscriber.values == Array(1...20))
         #expect(subscriber.completion == .finished)
-        let byRequest = (1...5).publisher.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).record(requesting: .unlimited)
-        #expect(byRequest.values == Array(1...5))
+        var byRequest: [Int] = []
+        _ = (1...5).publisher.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).sink { byRequest.append($0) }
+        #expect(byRequest == Array(1...5))
+        // A subscriber that asks only after it is attached finds the buffer already full: by
+        // request asks upstream for everything at once, as in Combine, and dropOldest kept two.
+        let late = (1...5).publisher.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).record(requesting: .unlimited)
+        #expect(late.values == [4, 5])
     }
 
     @Test("keepFull asks for the buffer's size at once, keeps the values until asked, and refills one per delivered value")
@@ -28,14 +33,19 @@ struct BufferTests {
         #expect(chain.subscriber.violations.isEmpty)
     }
 
-    @Test("byRequest passes downstream's requests upstream")
+    @Test("byRequest asks upstream for unlimited values, as Combine's does, and applies whenFull to what does not fit")
     func byRequest() {
         let chain = handDriven(Int.self) { $0.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest) }
-        #expect(chain.upstream.requests.isEmpty)
+        #expect(chain.upstream.requests == [.unlimited])
         chain.subscriber.request(.max(2))
-        #expect(chain.upstream.requests == [.max(2)])
+        #expect(chain.upstream.requests == [.unlimited])
         chain.upstream.send(1)
         #expect(chain.subscriber.values == [1])
+        let dropping = handDriven(Int.self) { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest) }
+        (1...5).forEach { dropping.upstream.send($0) }
+        dropping.subscriber.request(.unlimited)
+        #expect(dropping.subscriber.values == [4, 5])
+        #expect(dropping.subscriber.violations.isEmpty)
     }
 
     @Test("when full, dropNewest drops the arriving value and dropOldest the oldest kept one")
@@ -85,7 +95,7 @@ struct BufferTests {
     @Test("cancel reaches upstream")
     func cancel() {
         let upstream = cancelling { $0.buffer(size: 4, prefetch: .byRequest, whenFull: .dropNewest) }
-        #expect(upstream.requests == [.max(2)])
+        #expect(upstream.requests == [.unlimited])
         #expect(upstream.cancelCount == 1)
     }
 

@@ -108,12 +108,16 @@ struct FirstTests {
         #expect(chain.subscriber.violations.isEmpty)
     }
 
-    @Test("upstream is asked only for what the subscriber asks for")
+    @Test("as in Combine, upstream is asked for unlimited values; the value waits for the subscriber's demand")
     func demand() {
         let chain = handDriven(Int.self) { $0.first() }
-        #expect(chain.upstream.requests.isEmpty)
+        #expect(chain.upstream.requests == [.unlimited])
+        #expect(chain.upstream.send(7) == .none)
+        #expect(chain.upstream.cancelCount == 1)
+        #expect(chain.subscriber.values.isEmpty)
         chain.subscriber.request(.max(1))
-        #expect(chain.upstream.requests == [.max(1)])
+        #expect(chain.subscriber.values == [7])
+        #expect(chain.subscriber.completion == .finished)
         let subscriber = (1...10).publisher.first().record(requesting: .max(1))
         #expect(subscriber.values == [1])
         #expect(subscriber.completion == .finished)
@@ -146,7 +150,7 @@ struct FirstTests {
     @Test("cancel reaches upstream")
     func cancel() {
         let upstream = cancelling { $0.first() }
-        #expect(upstream.requests == [.max(2)])
+        #expect(upstream.requests == [.unlimited])
         #expect(upstream.cancelCount == 1)
     }
 
@@ -173,13 +177,13 @@ struct FirstWhereTests {
         #expect(chain.subscriber.violations.isEmpty)
     }
 
-    @Test("upstream is asked only for what the subscriber asks for; a rejected value asks for one more")
+    @Test("as in Combine, upstream is asked for unlimited values; a rejected value asks for nothing")
     func demand() {
         let chain = handDriven(Int.self) { $0.first(where: { $0 > 2 }) }
-        #expect(chain.upstream.requests.isEmpty)
+        #expect(chain.upstream.requests == [.unlimited])
         chain.subscriber.request(.max(1))
-        #expect(chain.upstream.requests == [.max(1)])
-        #expect(chain.upstream.send(1) == .max(1))
+        #expect(chain.upstream.requests == [.unlimited])
+        #expect(chain.upstream.send(1) == .none)
         #expect(chain.upstream.send(3) == .none)
         #expect(chain.subscriber.values == [3])
         let subscriber = (1...10).publisher.first(where: { $0 > 4 }).record(requesting: .max(1))
@@ -200,7 +204,7 @@ struct FirstWhereTests {
     @Test("cancel reaches upstream")
     func cancel() {
         let upstream = cancelling { $0.first(where: { $0 > 5 }) }
-        #expect(upstream.requests == [.max(2)])
+        #expect(upstream.requests == [.unlimited])
         #expect(upstream.cancelCount == 1)
     }
 
@@ -231,13 +235,13 @@ struct TryFirstWhereTests {
         #expect(chain.subscriber.violations.isEmpty)
     }
 
-    @Test("upstream is asked only for what the subscriber asks for; a rejected value asks for one more")
+    @Test("as in Combine, upstream is asked for unlimited values; a rejected value asks for nothing")
     func demand() {
         let chain = handDriven(Int.self) { $0.tryFirst(where: Self.isLarge) }
-        #expect(chain.upstream.requests.isEmpty)
+        #expect(chain.upstream.requests == [.unlimited])
         chain.subscriber.request(.max(1))
-        #expect(chain.upstream.requests == [.max(1)])
-        #expect(chain.upstream.send(1) == .max(1))
+        #expect(chain.upstream.requests == [.unlimited])
+        #expect(chain.upstream.send(1) == .none)
         let subscriber = (1...10).publisher.tryFirst(where: Self.isLarge).record(requesting: .max(1))
         #expect(subscriber.values == [3])
     }
@@ -270,7 +274,7 @@ struct TryFirstWhereTests {
     @Test("cancel reaches upstream")
     func cancel() {
         let upstream = cancelling { $0.tryFirst(where: Self.isLarge) }
-        #expect(upstream.requests == [.max(2)])
+        #expect(upstream.requests == [.unlimited])
         #expect(upstream.cancelCount == 1)
     }
 

@@ -45,7 +45,7 @@ extension Publishers {
 }
 
 extension Publishers.AsyncSequencePublisher {
-    private final class Inner<Downstream: Subscriber>: Subscription, AsyncIterating, CustomStringConvertible, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: Subscription, AsyncIterating, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         // `lock` protects every `var`. Only the iterating task delivers, so signals are serial;
         // the waiting continuation is resumed outside the lock.

@@ -32,6 +32,17 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     }
 
     /// Cancels the wrapped activity. Further calls do nothing.
+    /// Lets go of the cancel action without running it: what it would cancel has already
+    /// ended. A `sink` whose stream completes calls this, so that the cancellable a user keeps
+    /// no longer holds the sink and its closures.
+    package func releaseWithoutCancelling() {
+        lock.lock()
+        let action = cancelAction
+        cancelAction = nil
+        lock.unlock()
+        withExtendedLifetime(action) {}
+    }
+
     public func cancel() {
         lock.lock()
         let action = cancelAction

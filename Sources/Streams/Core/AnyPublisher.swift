@@ -7,7 +7,7 @@
 ///     $people.map { $0.map(\.name).joined(separator: ", ") }.eraseToAnyPublisher()
 /// }
 /// ```
-public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible, CustomPlaygroundDisplayConvertible {
     @usableFromInline
     internal let box: PublisherBoxBase<Output, Failure>
 
@@ -23,6 +23,9 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
     /// `"AnyPublisher"`.
     public var description: String { "AnyPublisher" }
+
+    /// `"AnyPublisher"`, as Combine shows it in a playground.
+    public var playgroundDescription: Any { description }
 
     /// Attaches `subscriber` to the wrapped publisher.
     @inlinable

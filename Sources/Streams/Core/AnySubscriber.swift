@@ -7,11 +7,14 @@
 ///     receiveCompletion: { print($0) })
 /// [1, 2].publisher.subscribe(printer)
 /// ```
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline let receiveSubscriptionBody: ((any Subscription) -> Void)?
     @usableFromInline let receiveValueBody: ((Input) -> Subscribers.Demand)?
     @usableFromInline let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
-    private let descriptionBody: () -> String
+    // The wrapped subscriber, whose description and mirror this one shows; nil when made of closures.
+    private let wrapped: Any?
 
     /// The identifier of the wrapped subscriber, or a new one for closure-based subscribers.
     public let combineIdentifier: CombineIdentifier
@@ -26,7 +29,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = subscriber.receive(subscription:)
         receiveValueBody = subscriber.receive(_:)
         receiveCompletionBody = subscriber.receive(completion:)
-        descriptionBody = { String(describing: subscriber) }
+        wrapped = subscriber
     }
 
     /// A subscriber that forwards every value and completion to `subject`.
@@ -49,11 +52,22 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = receiveSubscription
         receiveValueBody = receiveValue
         receiveCompletionBody = receiveCompletion
-        descriptionBody = { "Anonymous AnySubscriber" }
+        wrapped = nil
     }
 
-    /// The wrapped subscriber's description.
-    public var description: String { descriptionBody() }
+    /// The wrapped subscriber's description, or `"Anonymous AnySubscriber"`.
+    public var description: String { wrapped.map { String(describing: $0) } ?? "Anonymous AnySubscriber" }
+
+    /// The wrapped subscriber's mirror.
+    public var customMirror: Mirror {
+        guard let wrapped else { return Mirror(reflecting: "Anonymous AnySubscriber") }
+        return (wrapped as? any CustomReflectable)?.customMirror ?? Mirror(wrapped, children: EmptyCollection())
+    }
+
+    /// The wrapped subscriber's playground description.
+    public var playgroundDescription: Any {
+        (wrapped as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
+    }
 
     /// Forwards the subscription.
     @inlinable

@@ -19,9 +19,10 @@ public enum Subscriptions {
     public static var empty: any Subscription { EmptySubscription.shared }
 }
 
-private final class EmptySubscription: Subscription, Sendable {
+private final class EmptySubscription: Subscription, CombineDescribing, Sendable {
     static let shared = EmptySubscription()
     let combineIdentifier = CombineIdentifier()
+    var description: String { "Empty" }
     func request(_ demand: Subscribers.Demand) {}
     func cancel() {}
 }

@@ -10,15 +10,21 @@ where Upstream.Output == Replacement.Output, Downstream.Input == Upstream.Output
     private let makeReplacement: (Upstream.Failure) -> Result<Replacement, Downstream.Failure>
     private let mapReplacementFailure: (Replacement.Failure) -> Downstream.Failure
 
+    private let name: String
+
     package init(
+        name: String,
         downstream: Downstream,
         makeReplacement: @escaping (Upstream.Failure) -> Result<Replacement, Downstream.Failure>,
         mapReplacementFailure: @escaping (Replacement.Failure) -> Downstream.Failure
     ) {
         self.makeReplacement = makeReplacement
         self.mapReplacementFailure = mapReplacementFailure
+        self.name = name
         super.init(downstream: downstream)
     }
+
+    override package var description: String { name }
 
     package func start(_ upstream: Upstream) {
         start(with: upstream) { [self] completion in

@@ -9,12 +9,16 @@ package final class ComparisonInner<Input, UpstreamFailure: Error, Downstream: S
 where Downstream.Input == Input {
     // `kept` is touched only from upstream's serial signals; the ordering is immutable.
     private var kept: Input?
+    private let name: String
     private let areInIncreasingOrder: (Input, Input) -> Result<Bool, Downstream.Failure>
 
-    package init(downstream: Downstream, areInIncreasingOrder: @escaping (Input, Input) -> Result<Bool, Downstream.Failure>) {
+    package init(name: String, downstream: Downstream, areInIncreasingOrder: @escaping (Input, Input) -> Result<Bool, Downstream.Failure>) {
         self.areInIncreasingOrder = areInIncreasingOrder
+        self.name = name
         super.init(downstream: downstream)
     }
+
+    override package var description: String { name }
 
     override package func accumulate(_ input: Input) -> ReduceStep<Downstream.Failure> {
         guard let kept else {

@@ -11,6 +11,10 @@ package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Send
     @usableFromInline
     package init() {}
 
+    /// The publisher's name as Combine's subscriptions show it; set by the publisher before
+    /// the conduit is handed out (see Conduit+Description).
+    package final var combineName = "CurrentValueSubject"
+
     /// Delivers `value` if the subscriber has demand; otherwise applies the conduit's policy.
     @usableFromInline
     package func offer(_ value: Output) { fatalError("abstract") }

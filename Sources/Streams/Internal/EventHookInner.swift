@@ -19,7 +19,7 @@ struct EventHooks<Output, Failure: Error> {
 /// It stands between upstream's subscription and downstream, so that it sees requests and
 /// cancellation too. The hooks are released when the stream ends, outside the lock, and never
 /// run while the lock is held.
-final class EventHookInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable {
+final class EventHookInner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

@@ -6,12 +6,16 @@ package final class LastInner<Input, UpstreamFailure: Error, Downstream: Subscri
 where Downstream.Input == Input {
     // `last` is touched only from upstream's serial signals; `test` is immutable.
     private var last: Input?
+    private let name: String
     private let test: (Input) -> Result<Bool, Downstream.Failure>
 
-    package init(downstream: Downstream, test: @escaping (Input) -> Result<Bool, Downstream.Failure>) {
+    package init(name: String, downstream: Downstream, test: @escaping (Input) -> Result<Bool, Downstream.Failure>) {
         self.test = test
+        self.name = name
         super.init(downstream: downstream)
     }
+
+    override package var description: String { name }
 
     override package func accumulate(_ input: Input) -> ReduceStep<Downstream.Failure> {
         switch test(input) {

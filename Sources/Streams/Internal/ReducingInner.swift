@@ -14,7 +14,7 @@ package enum ReduceStep<Failure: Error> {
 /// It requests unlimited values from upstream as soon as it is subscribed, and holds the result
 /// until downstream has asked for a value. Subclasses override ``accumulate(_:)`` and
 /// ``result``; upstream signals are serial, so they may keep their state in plain properties.
-package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
     package typealias Output = Downstream.Input
 
     private enum Status {
@@ -34,6 +34,18 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
     package init(downstream: Downstream) {
         self.downstream = downstream
     }
+
+    /// The operator's name as Combine shows it (`"Reduce"`, `"AllSatisfy"`, …).
+    package var description: String { "\(type(of: self))" }
+
+    /// Combine's mirror of these operators: the subscriber, the result so far and the status.
+    package var customMirror: Mirror {
+        let (downstream, status) = lock.withLock { (self.downstream, self.status) }
+        return Mirror(self, children: [("downstream", downstream as Any), ("result", result as Any), ("status", status)])
+    }
+
+    /// The description, as Combine's types show it in a playground.
+    package var playgroundDescription: Any { description }
 
     /// Folds one upstream value into the accumulated state.
     package func accumulate(_ input: Input) -> ReduceStep<Downstream.Failure> {

@@ -29,7 +29,7 @@ struct DemandOutcome {
 /// `…Locked` hooks (called with the lock held; they must not call out) and implement
 /// `receive(_:)` and `receive(completion:)` with ``enqueueLocked(_:)`` and
 /// ``finishUpstreamLocked()``.
-class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable {  // `lock` protects every var, here and in subclasses
+class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {  // `lock` protects every var, here and in subclasses
     typealias Failure = Downstream.Failure
     typealias Signal = ScheduledSignal<Downstream.Input, Downstream.Failure>
 

@@ -9,13 +9,17 @@ where Downstream.Input == Bool {
     // `found` is touched only from upstream's serial signals; the rest is immutable.
     private var found = false
     private let answerIfFound: Bool
+    private let name: String
     private let test: (Input) -> Result<Bool, Downstream.Failure>
 
-    package init(downstream: Downstream, answerIfFound: Bool, test: @escaping (Input) -> Result<Bool, Downstream.Failure>) {
+    package init(name: String, downstream: Downstream, answerIfFound: Bool, test: @escaping (Input) -> Result<Bool, Downstream.Failure>) {
         self.answerIfFound = answerIfFound
         self.test = test
+        self.name = name
         super.init(downstream: downstream)
     }
+
+    override package var description: String { name }
 
     override package func accumulate(_ input: Input) -> ReduceStep<Downstream.Failure> {
         switch test(input) {

@@ -32,6 +32,8 @@ where Downstream.Input == Elements.Element {
     @usableFromInline @exclusivity(unchecked) var nextElement: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
     @usableFromInline let requestBody: (SequenceSubscription, Subscribers.Demand) -> Void
+    /// The sequence, kept for the description Combine shows (see SequenceSubscription+Description).
+    @usableFromInline let elements: Elements
 
     /// Starts `downstream` on `elements`. An empty sequence completes at once.
     @inlinable
@@ -46,19 +48,21 @@ where Downstream.Input == Elements.Element {
             return
         }
         let subscription = SequenceSubscription(
-            iterator: iterator, first: first, completion: completion, downstream: downstream,
+            elements: elements, iterator: iterator, first: first, completion: completion, downstream: downstream,
             requestBody: { subscription, demand in subscription.add(demand) })
         downstream.receive(subscription: subscription)
     }
 
     @inlinable
     init(
+        elements: Elements,
         iterator: Elements.Iterator,
         first: Elements.Element,
         completion: Subscribers.Completion<Downstream.Failure>,
         downstream: Downstream,
         requestBody: @escaping (SequenceSubscription, Subscribers.Demand) -> Void
     ) {
+        self.elements = elements
         self.iterator = iterator
         self.nextElement = first
         self.completion = completion

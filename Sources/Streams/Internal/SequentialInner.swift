@@ -14,7 +14,7 @@
 /// An upstream that ends inside its own `subscribe` call (`Fail`, an empty `Deferred`) does not
 /// make the next subscription nest inside it: the thread already subscribing runs the next
 /// subscription in a loop, so `retry` of a publisher that fails at once uses constant stack.
-package class SequentialInner<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+package class SequentialInner<Downstream: Subscriber>: Subscription, CombineDescribing, @unchecked Sendable {
     package typealias Output = Downstream.Input
 
     // `lock` protects every stored property below. `downstream` is nil once the operator has
@@ -33,6 +33,15 @@ package class SequentialInner<Downstream: Subscriber>: Subscription, @unchecked 
     }
 
     /// Hands downstream this subscription, then subscribes to the first upstream.
+    /// The operator's name as Combine shows it (`"Concatenate"`, `"Retry"`, `"Catch"`).
+    package var description: String { "\(type(of: self))" }
+
+    /// Combine's mirror of this operator has no children.
+    package var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    /// The description, as Combine's types show it in a playground.
+    package var playgroundDescription: Any { description }
+
     package final func start<First: Publisher>(
         with first: First,
         onCompletion: @escaping (Subscribers.Completion<First.Failure>) -> Void

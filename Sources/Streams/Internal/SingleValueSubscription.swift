@@ -1,17 +1,23 @@
 /// Delivers one value and then `.finished` on the first positive demand
 /// (``Just``, ``Optional/Publisher``, ``Result/Publisher``).
-final class SingleValueSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CombineDescribing, @unchecked Sendable {
     // `lock` protects `downstream`, which is taken out exactly once, by the first positive
     // request or by cancel, and `isCancelled`.
     private let lock = Lock()
     private var downstream: Downstream?
     private var isCancelled = false
     private let value: Downstream.Input
+    /// Combine's name for the publisher: `"Just"`, `"Optional"` or `"Once"` (`Result.Publisher`).
+    let description: String
 
-    init(_ value: Downstream.Input, downstream: Downstream) {
+    init(_ value: Downstream.Input, downstream: Downstream, description: String) {
         self.value = value
         self.downstream = downstream
+        self.description = description
     }
+
+    /// Combine's mirror: the value, unlabelled.
+    var customMirror: Mirror { Mirror(self, unlabeledChildren: CollectionOfOne(value)) }
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }

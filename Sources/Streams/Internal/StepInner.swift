@@ -20,7 +20,7 @@ package enum OperatorStep<Output, Failure: Error> {
 /// upstream still sends. Subclasses override ``step(_:)`` and, if their failure type differs
 /// from upstream's, ``mapCompletion(_:)``. Upstream signals are serial (rule 3), so subclasses
 /// may keep state in plain stored properties touched only from ``step(_:)``.
-package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
     package typealias Output = Downstream.Input
 
     private enum Status {
@@ -40,6 +40,18 @@ package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     package init(downstream: Downstream) {
         self.downstream = downstream
     }
+
+    /// The operator's name as Combine shows it (`"TryMap"`, `"PrefixWhile"`, …).
+    package var description: String { "\(type(of: self))" }
+
+    /// Combine's mirror of these operators: the subscriber they deliver to.
+    package var customMirror: Mirror {
+        let downstream = lock.withLock { self.downstream }
+        return Mirror(self, children: [("downstream", downstream as Any)])
+    }
+
+    /// The description, as Combine's types show it in a playground.
+    package var playgroundDescription: Any { description }
 
     /// Decides what to do with one upstream value.
     package func step(_ input: Input) -> OperatorStep<Output, Downstream.Failure> {

@@ -18,7 +18,7 @@ package struct TrailingEnding<Output, Failure: Error> {
 /// value is delivered at once if that demand is positive; otherwise it is held, with the
 /// completion behind it, until downstream asks for a value. Subclasses override
 /// ``ending(for:receivedValues:)``.
-package class TrailingValueInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+package class TrailingValueInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
     package typealias Input = Downstream.Input
     package typealias Failure = UpstreamFailure
 
@@ -44,6 +44,15 @@ package class TrailingValueInner<UpstreamFailure: Error, Downstream: Subscriber>
 
     /// What to deliver when upstream completes with `completion`, after `receivedValues`
     /// tells whether upstream sent any value.
+    /// The operator's name as Combine shows it (`"ReplaceEmpty"`, `"ReplaceError"`).
+    package var description: String { "\(type(of: self))" }
+
+    /// Combine's mirror of this operator has no children.
+    package var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    /// The description, as Combine's types show it in a playground.
+    package var playgroundDescription: Any { description }
+
     package func ending(
         for completion: Subscribers.Completion<UpstreamFailure>,
         receivedValues: Bool

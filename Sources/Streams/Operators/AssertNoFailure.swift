@@ -48,7 +48,7 @@ extension Publishers {
 
 extension Publishers.AssertNoFailure {
     // Forwards the upstream subscription itself; only a failure is intercepted.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Never {
         let downstream: Downstream
         let prefix: String

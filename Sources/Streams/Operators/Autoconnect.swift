@@ -57,7 +57,7 @@ extension Publishers {
 
 extension Publishers.Autoconnect {
     // Sits between upstream and one subscriber, to tell the parent when that subscriber leaves.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         // `lock` protects `upstreamSubscription`, `downstream` and `parent`; `parent` is taken
         // out exactly once, when the subscriber leaves.

@@ -88,12 +88,35 @@ extension Publishers {
 
         /// Attaches `subscriber`, checking each signal before passing it on.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let trap = trap
-            let hooks = EventHooks<Output, Failure>(
-                receiveSubscription: receiveSubscription.map { stops in { if stops($0) { trap() } } },
-                receiveOutput: receiveOutput.map { stops in { if stops($0) { trap() } } },
-                receiveCompletion: receiveCompletion.map { stops in { if stops($0) { trap() } } })
-            upstream.subscribe(EventHookInner(downstream: subscriber, hooks: hooks, description: "Breakpoint"))
+            upstream.receive(subscriber: Inner(downstream: subscriber, breakpoint: self))
+        }
+    }
+}
+
+extension Publishers.Breakpoint {
+    // Forwards the upstream subscription itself, as Combine's does: a breakpoint only watches
+    // the signals that pass, so requests and cancellation go straight to upstream.
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        let downstream: Downstream
+        let breakpoint: Publishers.Breakpoint<Upstream>
+        let combineIdentifier = CombineIdentifier()
+
+        var description: String { "Breakpoint" }
+
+        func receive(subscription: any Subscription) {
+            if breakpoint.receiveSubscription?(subscription) == true { breakpoint.trap() }
+            downstream.receive(subscription: subscription)
+        }
+
+        func receive(_ input: Output) -> Subscribers.Demand {
+            if breakpoint.receiveOutput?(input) == true { breakpoint.trap() }
+            return downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            if breakpoint.receiveCompletion?(completion) == true { breakpoint.trap() }
+            downstream.receive(completion: completion)
         }
     }
 }

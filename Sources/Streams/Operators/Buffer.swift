@@ -4,9 +4,15 @@ extension Publisher {
     /// With ``Publishers/PrefetchStrategy/keepFull`` the buffer asks upstream for `size` values
     /// as soon as it is subscribed, and for one more each time it hands a value downstream, so
     /// values are ready before they are requested. With
-    /// ``Publishers/PrefetchStrategy/byRequest`` it passes downstream's requests upstream.
-    /// `whenFull` decides what happens to a value that arrives when `size` values already wait
-    /// (which only an upstream that ignores demand can cause).
+    /// ``Publishers/PrefetchStrategy/byRequest`` it asks upstream for unlimited values, as
+    /// Combine's does, and hands them out as downstream asks. `whenFull` decides what happens to
+    /// a value that arrives when `size` values already wait.
+    ///
+    /// ```swift
+    /// let subject = PassthroughSubject<Int, Never>()
+    /// let latest = subject.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
+    /// // With no demand downstream, sending 1, 2, 3 keeps 2 and 3.
+    /// ```
     ///
     /// ```swift
     /// let cancellable = (1...100).publisher
@@ -28,7 +34,8 @@ extension Publishers {
         /// Ask upstream for the buffer's size when subscribed, and for one more value each time
         /// one is delivered downstream.
         case keepFull
-        /// Pass downstream's requests upstream as they come.
+        /// Ask upstream for unlimited values at once, and keep at most the buffer's size of
+        /// them for downstream.
         case byRequest
     }
 
@@ -92,7 +99,7 @@ extension Publishers {
 
 extension Publishers.Buffer {
     // The subscriber attached to upstream.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let shell: StateMachineShell<BufferStateMachine<Output, Failure, any Subscription>, Downstream>
         let makeError: (() -> Failure)?

@@ -39,6 +39,7 @@ extension Publishers {
         /// Attaches `subscriber` to upstream, and after a failure to the replacement publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = CatchInner<Upstream, NewPublisher, S>(
+                name: "Catch",
                 downstream: subscriber,
                 makeReplacement: { [handler] in .success(handler($0)) },
                 mapReplacementFailure: { $0 })

@@ -42,6 +42,8 @@ extension Publishers.Collect: Equatable where Upstream: Equatable {}
 extension Publishers.Collect {
     private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "Collect" }
+
         // `values` is touched only from upstream's serial signals.
         private var values: [Upstream.Output] = []
 

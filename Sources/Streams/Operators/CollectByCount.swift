@@ -50,8 +50,10 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 extension Publishers.CollectByCount {
     // Requests `count` upstream values per array downstream asks for, so a full array never
     // waits for demand and the partial last one always has it.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        var description: String { "CollectByCount" }
+
         private enum Status {
             case awaitingSubscription
             case subscribed(any Subscription)

@@ -41,7 +41,7 @@ extension Publishers {
 extension Publishers.CompactMap {
     // Forwards the upstream subscription itself; a `nil` result returns `.max(1)` so that the
     // subscriber's demand is not used up by it.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let downstream: Downstream
         let transform: (Upstream.Output) -> Output?
@@ -55,5 +55,19 @@ extension Publishers.CompactMap {
             return downstream.receive(output)
         }
         func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    }
+}
+
+extension Publishers.CompactMap {
+    /// One compact map doing both transformations, as Combine fuses them.
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
+    }
+
+    /// One compact map doing both transformations, as Combine fuses them.
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
     }
 }

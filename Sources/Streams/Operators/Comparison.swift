@@ -73,7 +73,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ComparisonInner(downstream: subscriber) { [areInIncreasingOrder] in
+            upstream.receive(subscriber: ComparisonInner(name: "Comparison", downstream: subscriber) { [areInIncreasingOrder] in
                 .success(areInIncreasingOrder($0, $1))
             })
         }

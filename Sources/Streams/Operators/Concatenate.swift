@@ -108,6 +108,8 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 extension Publishers.Concatenate {
     private final class Inner<Downstream: Subscriber>: SequentialInner<Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "Concatenate" }
+
         // Immutable; the base class's lock protects everything else.
         private let suffix: Suffix
 

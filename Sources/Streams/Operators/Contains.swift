@@ -33,7 +33,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one Boolean.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: SearchInner(downstream: subscriber, answerIfFound: true) { [output] in
+            upstream.receive(subscriber: SearchInner(name: "Contains", downstream: subscriber, answerIfFound: true) { [output] in
                 .success($0 == output)
             })
         }

@@ -33,7 +33,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one Boolean.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: SearchInner(downstream: subscriber, answerIfFound: true) { [predicate] in
+            upstream.receive(subscriber: SearchInner(name: "ContainsWhere", downstream: subscriber, answerIfFound: true) { [predicate] in
                 .success(predicate($0))
             })
         }

@@ -39,6 +39,8 @@ extension Publishers.Count: Equatable where Upstream: Equatable {}
 extension Publishers.Count {
     private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "Count" }
+
         // `count` is touched only from upstream's serial signals.
         private var count = 0
 

@@ -1,8 +1,8 @@
 extension Publisher {
     /// Drops the first `count` values and passes on the rest.
     ///
-    /// Dropped values do not use up the subscriber's demand: upstream is asked for another
-    /// value in place of each one dropped.
+    /// Dropped values do not use up the subscriber's demand: as Combine's, the operator asks
+    /// upstream for `count` values on top of what the subscriber asks for.
     ///
     /// ```swift
     /// let cancellable = (1...5).publisher
@@ -38,7 +38,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives upstream's values after the first ``count``.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
+            let inner = Inner(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.receive(subscriber: inner)
         }
     }
 }
@@ -46,22 +48,88 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 extension Publishers.Drop {
-    private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
+    // As Combine's: the subscriber gets this subscription before upstream is subscribed, and
+    // upstream is asked for the values to drop on top of the subscriber's demand as soon as it
+    // attaches, so a dropped value never needs a request of its own.
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        // `remaining` is touched only from `step(_:)`, which upstream's serial signals call.
+        private enum Status {
+            case awaitingSubscription(pendingDemand: Subscribers.Demand)
+            case subscribed(any Subscription)
+            case terminated
+        }
+
+        // `lock` protects `status` and `downstream`; `remaining` is touched only from upstream's
+        // serial signals.
+        private let lock = Lock()
+        private var status = Status.awaitingSubscription(pendingDemand: .none)
+        private var downstream: Downstream?
         private var remaining: Int
 
         init(downstream: Downstream, count: Int) {
-            remaining = count
-            super.init(downstream: downstream)
+            self.downstream = downstream
+            self.remaining = count
         }
 
-        override func step(_ input: Output) -> OperatorStep<Output, Failure> {
-            guard remaining == 0 else {
-                remaining -= 1
-                return .skip
+        var description: String { "Drop" }
+
+        func receive(subscription: any Subscription) {
+            lock.lock()
+            guard case .awaitingSubscription(let pending) = status else {
+                lock.unlock()
+                subscription.cancel()
+                return
             }
-            return .emit(input)
+            status = .subscribed(subscription)
+            let demand = pending + remaining
+            lock.unlock()
+            if demand > 0 { subscription.request(demand) }
+        }
+
+        func receive(_ input: Output) -> Subscribers.Demand {
+            lock.lock()
+            guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
+            lock.unlock()
+            if remaining > 0 {
+                remaining -= 1
+                return .none
+            }
+            return downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            guard case .subscribed = status, let downstream else { lock.unlock(); return }
+            status = .terminated
+            self.downstream = nil
+            lock.unlock()
+            downstream.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            guard demand > 0 else { return }
+            lock.lock()
+            switch status {
+            case .awaitingSubscription(let pending):
+                status = .awaitingSubscription(pendingDemand: pending + demand)
+                lock.unlock()
+            case .subscribed(let upstream):
+                lock.unlock()
+                upstream.request(demand)
+            case .terminated:
+                lock.unlock()
+            }
+        }
+
+        func cancel() {
+            lock.lock()
+            let previous = status
+            status = .terminated
+            let released = downstream
+            downstream = nil
+            lock.unlock()
+            withExtendedLifetime(released) {}
+            if case .subscribed(let upstream) = previous { upstream.cancel() }
         }
     }
 }

@@ -59,7 +59,7 @@ typealias UntilOutputShell<Downstream: Subscriber> = StateMachineShell<
 >
 
 /// The subscriber an ``UntilOutputShell`` attaches to its upstream.
-struct UntilOutputSource<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+struct UntilOutputSource<Downstream: Subscriber>: Subscriber, CombineDescribing {
     let shell: UntilOutputShell<Downstream>
     let combineIdentifier = CombineIdentifier()
 
@@ -81,7 +81,7 @@ struct UntilOutputSource<Downstream: Subscriber>: Subscriber, CustomStringConver
 
 /// The subscriber an ``UntilOutputShell`` attaches to the publisher whose first value opens or
 /// closes the gate; `failure` converts its error to downstream's, or drops it.
-struct UntilOutputTrigger<Downstream: Subscriber, Input, Failure: Error>: Subscriber, CustomStringConvertible {
+struct UntilOutputTrigger<Downstream: Subscriber, Input, Failure: Error>: Subscriber, CombineDescribing {
     let shell: UntilOutputShell<Downstream>
     let failure: (Failure) -> Downstream.Failure?
     let combineIdentifier = CombineIdentifier()

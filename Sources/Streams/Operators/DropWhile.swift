@@ -45,6 +45,8 @@ extension Publishers {
 extension Publishers.DropWhile {
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "DropWhile" }
+
         // `isDropping` is touched only from `step(_:)`, which upstream's serial signals call.
         private var isDropping = true
         private let predicate: (Output) -> Bool

@@ -47,7 +47,7 @@ extension Publishers.Filter {
     // Forwards the upstream subscription itself; a dropped value returns `.max(1)` so that the
     // subscriber's demand is not used up by it.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Output) -> Bool
@@ -66,5 +66,22 @@ extension Publishers.Filter {
             isIncluded(input) ? downstream.receive(input) : .max(1)
         }
         @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    }
+}
+
+extension Publishers.Filter {
+    /// One filter checking both predicates, as Combine fuses them: `filter` after `filter` is a
+    /// single `Publishers.Filter` over the original upstream.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+    }
+
+    /// One throwing filter checking both predicates.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
 }

@@ -33,18 +33,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber))
+            upstream.receive(subscriber: FirstInner(name: "First", downstream: subscriber) { _ in .success(true) })
         }
     }
 }
 
 extension Publishers.First: Equatable where Upstream: Equatable {}
-
-extension Publishers.First {
-    private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        override func step(_ input: Output) -> OperatorStep<Output, Failure> {
-            .emitAndFinish(input)
-        }
-    }
-}

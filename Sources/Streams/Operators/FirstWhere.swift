@@ -37,24 +37,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
-        }
-    }
-}
-
-extension Publishers.FirstWhere {
-    private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        // Immutable; the base class's lock protects everything else.
-        private let predicate: (Output) -> Bool
-
-        init(downstream: Downstream, predicate: @escaping (Output) -> Bool) {
-            self.predicate = predicate
-            super.init(downstream: downstream)
-        }
-
-        override func step(_ input: Output) -> OperatorStep<Output, Failure> {
-            predicate(input) ? .emitAndFinish(input) : .skip
+            upstream.receive(subscriber: FirstInner(name: "TryFirst", downstream: subscriber) { [predicate] in .success(predicate($0)) })
         }
     }
 }

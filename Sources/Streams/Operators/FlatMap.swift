@@ -94,7 +94,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let shell = MergeShell(
+            let shell = Shell(
                 machine: MergeStateMachine(maxPublishers: maxPublishers), downstream: subscriber, makeOutput: { $0 })
             shell.start()
             upstream.subscribe(Outer(shell: shell, transform: transform))
@@ -103,8 +103,15 @@ extension Publishers {
 }
 
 extension Publishers.FlatMap {
+    // A merge shell that describes itself as Combine's flatMap subscription does.
+    private final class Shell<Downstream: Subscriber>: StateMachineShell<
+        MergeStateMachine<Downstream.Input, Downstream.Failure, any Subscription>, Downstream
+    >, CombineNamedShell, @unchecked Sendable {  // no state of its own
+        var combineName: String { "FlatMap" }
+    }
+
     // The subscriber attached to upstream: each value becomes a source of the merge.
-    private struct Outer<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Outer<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let shell: MergeShell<Downstream>
         let transform: (Upstream.Output) -> NewPublisher

@@ -42,7 +42,7 @@ extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 extension Publishers.IgnoreOutput {
     // Forwards the upstream subscription itself and asks it for everything at once; the
     // subscriber's own requests only add to that unlimited demand.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Never, Downstream.Failure == Failure {
         let downstream: Downstream
         let combineIdentifier = CombineIdentifier()

@@ -31,7 +31,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: LastInner(downstream: subscriber) { _ in
+            upstream.receive(subscriber: LastInner(name: "Last", downstream: subscriber) { _ in
                 .success(true)
             })
         }

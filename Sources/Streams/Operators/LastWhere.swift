@@ -33,7 +33,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: LastInner(downstream: subscriber) { [predicate] in
+            upstream.receive(subscriber: LastInner(name: "LastWhere", downstream: subscriber) { [predicate] in
                 .success(predicate($0))
             })
         }

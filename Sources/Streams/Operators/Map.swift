@@ -43,7 +43,7 @@ extension Publishers {
 extension Publishers.Map {
     // Forwards the upstream subscription itself: no lock and no state on the value path.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output
@@ -60,5 +60,27 @@ extension Publishers.Map {
         @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
         @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(transform(input)) }
         @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    }
+}
+
+extension Publishers.Map {
+    /// One map doing both transformations, as Combine fuses them: `map` after `map` is a single
+    /// `Publishers.Map` over the original upstream.
+    ///
+    /// ```swift
+    /// let fused: Publishers.Map<PassthroughSubject<Int, Never>, String> =
+    ///     PassthroughSubject<Int, Never>().map { $0 * 2 }.map { "\($0)" }
+    /// ```
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+        let first = self.transform
+        return Publishers.Map(upstream: upstream) { transform(first($0)) }
+    }
+
+    /// One throwing map doing both transformations.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
     }
 }

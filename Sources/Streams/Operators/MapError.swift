@@ -43,7 +43,7 @@ extension Publishers {
 extension Publishers.MapError {
     // Forwards the upstream subscription itself: values pass untouched, only the completion is
     // converted.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let downstream: Downstream
         let transform: (Upstream.Failure) -> Failure

@@ -59,7 +59,8 @@ extension Publishers {
         /// The key path of the property to publish.
         public let keyPath: KeyPath<Upstream.Output, Output>
 
-        init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
+        /// Creates a publisher of `keyPath`'s value in each upstream value.
+        public init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
             self.upstream = upstream
             self.keyPath = keyPath
         }
@@ -85,7 +86,8 @@ extension Publishers {
         /// The key path of the second property to publish.
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
-        init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+        /// Creates a publisher of the two key paths' values in each upstream value.
+        public init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
@@ -114,7 +116,8 @@ extension Publishers {
         /// The key path of the third property to publish.
         public let keyPath2: KeyPath<Upstream.Output, Output2>
 
-        init(
+        /// Creates a publisher of the three key paths' values in each upstream value.
+        public init(
             upstream: Upstream,
             keyPath0: KeyPath<Upstream.Output, Output0>,
             keyPath1: KeyPath<Upstream.Output, Output1>,

@@ -46,7 +46,7 @@ extension Publishers {
 extension Publishers.MeasureInterval {
     // Forwards the upstream subscription itself. `previous` and `isFinished` are touched only by
     // upstream's signals, which never overlap (rule 3), so they need no lock.
-    private final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let downstream: Downstream
         private let scheduler: Context

@@ -81,6 +81,8 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 extension Publishers.Output {
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "Output" }
+
         // `position` is touched only from `step(_:)`, which upstream's serial signals call.
         private var position = 0
         private let range: CountableRange<Int>

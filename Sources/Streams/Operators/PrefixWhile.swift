@@ -43,6 +43,8 @@ extension Publishers {
 extension Publishers.PrefixWhile {
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "PrefixWhile" }
+
         // Immutable; the base class's lock protects everything else.
         private let predicate: (Output) -> Bool
 

@@ -42,6 +42,8 @@ extension Publishers {
 extension Publishers.Reduce {
     private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "Reduce" }
+
         // `accumulator` is touched only from upstream's serial signals.
         private var accumulator: Output
         private let nextPartialResult: (Output, Upstream.Output) -> Output

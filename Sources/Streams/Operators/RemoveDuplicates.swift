@@ -61,6 +61,8 @@ extension Publishers {
 extension Publishers.RemoveDuplicates {
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "RemoveDuplicates" }
+
         // `previous` is touched only from `step(_:)`, which upstream's serial signals call.
         private var previous: Output?
         private let predicate: (Output, Output) -> Bool

@@ -45,6 +45,8 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceEmpty {
     private final class Inner<Downstream: Subscriber>: TrailingValueInner<Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "ReplaceEmpty" }
+
         // Immutable; the base class's lock protects everything else.
         private let output: Output
 

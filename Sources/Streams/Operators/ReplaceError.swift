@@ -45,6 +45,8 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceError {
     private final class Inner<Downstream: Subscriber>: TrailingValueInner<Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Never {
+        override var description: String { "ReplaceError" }
+
         // Immutable; the base class's lock protects everything else.
         private let output: Output
 

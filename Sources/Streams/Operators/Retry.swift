@@ -53,6 +53,8 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 extension Publishers.Retry {
     private final class Inner<Downstream: Subscriber>: SequentialInner<Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "Retry" }
+
         // `upstream` is immutable. `remainingRetries` (nil: unlimited) is touched only from
         // completion handlers, which the base class runs one at a time.
         private let upstream: Upstream

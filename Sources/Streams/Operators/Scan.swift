@@ -43,6 +43,8 @@ extension Publishers {
 extension Publishers.Scan {
     private final class Inner<Downstream: Subscriber>: StepInner<Upstream.Output, Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        override var description: String { "Scan" }
+
         // `accumulator` is touched only from `step(_:)`, which upstream's serial signals call.
         private var accumulator: Output
         private let nextPartialResult: (Output, Upstream.Output) -> Output

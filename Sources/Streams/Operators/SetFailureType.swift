@@ -43,7 +43,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 extension Publishers.SetFailureType {
     // Forwards the upstream subscription itself; the only completion upstream can send is
     // `.finished`.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let downstream: Downstream
         let combineIdentifier = CombineIdentifier()

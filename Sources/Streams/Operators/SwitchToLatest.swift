@@ -96,7 +96,7 @@ extension Publishers.SwitchToLatest {
     > where Downstream.Input == Output, Downstream.Failure == Failure
 
     // The subscriber attached to upstream: each publisher it sends replaces the current one.
-    private struct Outer<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Outer<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let shell: Shell<Downstream>
         let combineIdentifier = CombineIdentifier()
@@ -119,7 +119,7 @@ extension Publishers.SwitchToLatest {
     }
 
     // The subscriber attached to one inner publisher.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let shell: Shell<Downstream>
         let id: Int

@@ -37,7 +37,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives one Boolean, or a failure.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: SearchInner(downstream: subscriber, answerIfFound: false) { [predicate] value in
+            upstream.receive(subscriber: SearchInner(name: "TryAllSatisfy", downstream: subscriber, answerIfFound: false) { [predicate] value in
                 Result { try !predicate(value) }
             })
         }

@@ -43,6 +43,7 @@ extension Publishers {
         /// Attaches `subscriber` to upstream, and after a failure to the replacement publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = CatchInner<Upstream, NewPublisher, S>(
+                name: "TryCatch",
                 downstream: subscriber,
                 makeReplacement: { [handler] error in Result { try handler(error) } },
                 mapReplacementFailure: { $0 })

@@ -46,6 +46,8 @@ extension Publishers {
 extension Publishers.TryCompactMap {
     private final class Inner<Downstream: Subscriber>: StepInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryCompactMap" }
+
         // Immutable; the base class's lock protects everything else.
         private let transform: (Upstream.Output) throws -> Output?
 
@@ -65,6 +67,17 @@ extension Publishers.TryCompactMap {
 
         override func mapCompletion(_ completion: Subscribers.Completion<Upstream.Failure>) -> Subscribers.Completion<any Error> {
             completion.eraseError
+        }
+    }
+}
+
+extension Publishers.TryCompactMap {
+    /// One throwing compact map doing both transformations, as Combine fuses them.
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap(upstream: upstream) { value in
+            guard let intermediate = try first(value) else { return nil }
+            return try transform(intermediate)
         }
     }
 }

@@ -55,7 +55,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ComparisonInner(downstream: subscriber) { [areInIncreasingOrder] kept, new in
+            upstream.receive(subscriber: ComparisonInner(name: "TryComparison", downstream: subscriber) { [areInIncreasingOrder] kept, new in
                 Result { try areInIncreasingOrder(kept, new) }
             })
         }

@@ -50,6 +50,8 @@ extension Publishers.TryDropWhile {
     // erases it to `any Error`.
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryDropWhile" }
+
         // `isDropping` is touched only from `step(_:)`, which upstream's serial signals call.
         private var isDropping = true
         private let predicate: (Output) throws -> Bool

@@ -48,6 +48,8 @@ extension Publishers.TryFilter {
     // erases it to `any Error`.
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryFilter" }
+
         // Immutable; the base class's lock protects everything else.
         private let isIncluded: (Output) throws -> Bool
 
@@ -59,5 +61,19 @@ extension Publishers.TryFilter {
         override func step(_ input: Output) -> OperatorStep<Output, any Error> {
             do { return try isIncluded(input) ? .emit(input) : .skip } catch { return .fail(error) }
         }
+    }
+}
+
+extension Publishers.TryFilter {
+    /// One throwing filter checking both predicates, as Combine fuses them.
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
+    /// One throwing filter checking both predicates, as Combine fuses them.
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
 }

@@ -40,26 +40,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
-        }
-    }
-}
-
-extension Publishers.TryFirstWhere {
-    // Upstream's failure reaches downstream through the base class's `mapCompletion`, which
-    // erases it to `any Error`.
-    private final class Inner<Downstream: Subscriber>: StepInner<Output, Upstream.Failure, Downstream>, @unchecked Sendable
-    where Downstream.Input == Output, Downstream.Failure == any Error {
-        // Immutable; the base class's lock protects everything else.
-        private let predicate: (Output) throws -> Bool
-
-        init(downstream: Downstream, predicate: @escaping (Output) throws -> Bool) {
-            self.predicate = predicate
-            super.init(downstream: downstream)
-        }
-
-        override func step(_ input: Output) -> OperatorStep<Output, any Error> {
-            do { return try predicate(input) ? .emitAndFinish(input) : .skip } catch { return .fail(error) }
+            upstream.receive(subscriber: FirstInner(name: "TryFirstWhere", downstream: subscriber) { [predicate] value in
+                Result { try predicate(value) }
+            })
         }
     }
 }

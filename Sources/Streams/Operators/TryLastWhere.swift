@@ -37,7 +37,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives at most one value, once upstream finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: LastInner(downstream: subscriber) { [predicate] value in
+            upstream.receive(subscriber: LastInner(name: "TryLastWhere", downstream: subscriber) { [predicate] value in
                 Result { try predicate(value) }
             })
         }

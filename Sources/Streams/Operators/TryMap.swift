@@ -42,6 +42,8 @@ extension Publishers {
 extension Publishers.TryMap {
     private final class Inner<Downstream: Subscriber>: StepInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryMap" }
+
         // Immutable; the base class's lock protects everything else.
         private let transform: (Upstream.Output) throws -> Output
 
@@ -57,5 +59,19 @@ extension Publishers.TryMap {
         override func mapCompletion(_ completion: Subscribers.Completion<Upstream.Failure>) -> Subscribers.Completion<any Error> {
             completion.eraseError
         }
+    }
+}
+
+extension Publishers.TryMap {
+    /// One throwing map doing both transformations, as Combine fuses them.
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// One throwing map doing both transformations, as Combine fuses them.
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
     }
 }

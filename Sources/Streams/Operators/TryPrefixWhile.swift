@@ -49,6 +49,8 @@ extension Publishers.TryPrefixWhile {
     // erases it to `any Error`.
     private final class Inner<Downstream: Subscriber>: StepInner<Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryPrefixWhile" }
+
         // Immutable; the base class's lock protects everything else.
         private let predicate: (Output) throws -> Bool
 

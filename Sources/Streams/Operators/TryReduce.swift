@@ -49,6 +49,8 @@ extension Publishers {
 extension Publishers.TryReduce {
     private final class Inner<Downstream: Subscriber>: ReducingInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryReduce" }
+
         // `accumulator` is touched only from upstream's serial signals.
         private var accumulator: Output
         private let nextPartialResult: (Output, Upstream.Output) throws -> Output

@@ -48,6 +48,8 @@ extension Publishers.TryScan {
     // erases it to `any Error`.
     private final class Inner<Downstream: Subscriber>: StepInner<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == any Error {
+        override var description: String { "TryScan" }
+
         // `accumulator` is touched only from `step(_:)`, which upstream's serial signals call.
         private var accumulator: Output
         private let nextPartialResult: (Output, Upstream.Output) throws -> Output

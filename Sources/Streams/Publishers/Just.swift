@@ -11,11 +11,11 @@ public struct Just<Output>: Publisher {
     public let output: Output
 
     /// Creates a publisher of `output`.
-    public init(_ output: Output) { self.output = output }
+    @inlinable public init(_ output: Output) { self.output = output }
 
     /// Delivers `output` on the subscriber's first demand, then finishes.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber))
+        subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber, description: "Just"))
     }
 }
 

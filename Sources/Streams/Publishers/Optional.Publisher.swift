@@ -14,12 +14,12 @@ extension Optional {
         public let output: Wrapped?
 
         /// Creates a publisher of `output`.
-        public init(_ output: Wrapped?) { self.output = output }
+        @inlinable public init(_ output: Wrapped?) { self.output = output }
 
         /// Delivers the value on first demand, then finishes; `nil` finishes at once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber))
+                subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber, description: "Optional"))
             } else {
                 subscriber.receiveImmediateCompletion(.finished)
             }
@@ -27,7 +27,7 @@ extension Optional {
     }
 
     /// A publisher of this optional's value.
-    public var publisher: Publisher { Publisher(self) }
+    @inlinable public var publisher: Publisher { Publisher(self) }
 }
 
 extension Optional.Publisher: Equatable where Wrapped: Equatable {}

@@ -33,6 +33,9 @@ public struct Record<Output, Failure: Error>: Publisher {
 
     /// A list of values followed by a completion.
     public struct Recording {
+        /// The type of the recorded values, as Combine names it.
+        public typealias Input = Output
+
         /// The recorded values.
         public private(set) var output: [Output]
         /// The recorded completion (`.finished` until one is recorded).
@@ -69,4 +72,28 @@ public struct Record<Output, Failure: Error>: Publisher {
 }
 
 extension Record.Recording: Sendable where Output: Sendable, Failure: Sendable {}
+
+extension Record: Codable where Output: Codable, Failure: Codable {}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case output
+        case completion
+    }
+
+    /// Decodes a finished recording: its values and its completion.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            output: try container.decode([Output].self, forKey: .output),
+            completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+    }
+
+    /// Encodes the values and the completion.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+    }
+}
 extension Record: Sendable where Output: Sendable, Failure: Sendable {}

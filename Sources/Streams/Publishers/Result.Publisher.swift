@@ -13,19 +13,19 @@ extension Result {
         public let result: Result<Success, Failure>
 
         /// Creates a publisher of `result`.
-        public init(_ result: Result<Success, Failure>) { self.result = result }
+        @inlinable public init(_ result: Result<Success, Failure>) { self.result = result }
 
         /// Creates a publisher of a success.
-        public init(_ output: Success) { self.init(.success(output)) }
+        @inlinable public init(_ output: Success) { self.init(.success(output)) }
 
         /// Creates a publisher of a failure.
-        public init(_ failure: Failure) { self.init(.failure(failure)) }
+        @inlinable public init(_ failure: Failure) { self.init(.failure(failure)) }
 
         /// Delivers the success on first demand and finishes, or fails at once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):
-                subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber))
+                subscriber.receive(subscription: SingleValueSubscription(output, downstream: subscriber, description: "Once"))
             case .failure(let error):
                 subscriber.receiveImmediateCompletion(.failure(error))
             }
@@ -33,7 +33,7 @@ extension Result {
     }
 
     /// A publisher of this result.
-    public var publisher: Publisher { Publisher(self) }
+    @inlinable public var publisher: Publisher { Publisher(self) }
 }
 
 extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}

@@ -53,7 +53,7 @@ extension Publishers {
 }
 
 extension Publishers.Timer {
-    private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable  // `lock` protects every var
+    private final class Inner<Downstream: Subscriber>: Subscription, CombineDescribing, @unchecked Sendable  // `lock` protects every var
     where Downstream.Input == Output, Downstream.Failure == Never {
         private let scheduler: Context
         // `lock` protects the properties below; `downstream` is nil once cancelled.

@@ -28,8 +28,8 @@ protocol ObjectWillChangeSharing {
 extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
     /// The object's change publisher, shared by all of its `@Published` properties.
     ///
-    /// An object without `@Published` properties gets a new publisher on each access, which
-    /// never emits.
+    /// An object without `@Published` properties gets one publisher of its own, the same on
+    /// every access, so that `willSet { objectWillChange.send() }` reaches its subscribers.
     public var objectWillChange: ObservableObjectPublisher {
         var shared: ObservableObjectPublisher?
         var mirror: Mirror? = Mirror(reflecting: self)
@@ -41,7 +41,7 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
             }
             mirror = current.superclassMirror
         }
-        return shared ?? ObservableObjectPublisher()
+        return shared ?? ObjectWillChangeRegistry.publisher(for: self)
     }
 }
 

@@ -1,11 +1,21 @@
 /// Feeds a subject from an upstream publisher (``Publisher/subscribe(_:)-(Subject)``).
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, @unchecked Sendable {
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CombineDescribing, @unchecked Sendable {
     // `lock` protects `subject` and `upstream`; both are released on completion or cancel.
     private let lock = Lock()
     private var subject: Downstream?
     private var upstream: (any Subscription)?
 
     init(_ subject: Downstream) { self.subject = subject }
+
+    var description: String { "Subject" }
+
+    /// Combine's mirror: the subject and upstream's subscription.
+    var customMirror: Mirror {
+        let (subject, upstream) = lock.withLock { (self.subject, self.upstream) }
+        return Mirror(self, children: [
+            ("downstreamSubject", subject as Any), ("upstreamSubscription", upstream as Any), ("subject", subject as Any),
+        ])
+    }
 
     func receive(subscription: any Subscription) {
         lock.lock()

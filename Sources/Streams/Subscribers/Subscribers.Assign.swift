@@ -3,7 +3,9 @@ extension Subscribers {
     ///
     /// Usually made with ``Publisher/assign(to:on:)``. It holds the object strongly until the
     /// stream completes or is cancelled.
-    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    {
         /// `Assign` never fails.
         public typealias Failure = Never
 
@@ -25,6 +27,15 @@ extension Subscribers {
 
         /// `"Assign <Root>."`.
         public var description: String { "Assign \(Root.self)." }
+
+        /// Combine's mirror: the object, the key path and the upstream subscription.
+        public var customMirror: Mirror {
+            let (object, upstream) = lock.withLock { (self.object, self.upstream) }
+            return Mirror(self, children: [("object", object as Any), ("keyPath", keyPath), ("status", upstream as Any)])
+        }
+
+        /// The description, as Combine shows it in a playground.
+        public var playgroundDescription: Any { description }
 
         /// Keeps the first subscription and requests unlimited values; cancels any later one.
         public func receive(subscription: any Subscription) {

@@ -4,12 +4,12 @@
 /// **Demand.** With `keepsFull` (``Publishers/PrefetchStrategy/keepFull``) upstream is asked
 /// for `size` values when it attaches and for one more each time a value is delivered
 /// downstream, so the buffer refills as it drains. Otherwise
-/// (``Publishers/PrefetchStrategy/byRequest``) downstream's requests are passed upstream as
-/// they come.
+/// (``Publishers/PrefetchStrategy/byRequest``) upstream is asked for unlimited values when it
+/// attaches, as Combine does, and downstream's requests are served from the buffer.
 ///
-/// **Overflow.** A value that arrives while `size` values already wait (possible only with an
-/// upstream that sends more than it was asked for) is handled by the overflow policy: dropped,
-/// or replacing the oldest waiting value, or failing the stream.
+/// **Overflow.** A value that arrives while `size` values already wait (with `byRequest`, or
+/// with an upstream that sends more than it was asked for) is handled by the overflow policy:
+/// dropped, or replacing the oldest waiting value, or failing the stream.
 ///
 /// **Completion.** A finish is delivered after the waiting values; a failure at once.
 package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
@@ -44,7 +44,9 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
     package mutating func attach(_ link: Link) -> Action {
         guard !queue.isEnding, upstream == nil, !upstreamIsDone else { return Action(cancellations: [link]) }
         upstream = link
-        let initial = keepsFull ? Subscribers.Demand.max(size) : queue.demand
+        // As Combine's: keeping full asks for `size` values, by request asks for everything at
+        // once and lets `whenFull` decide what a full buffer does with more.
+        let initial = keepsFull ? Subscribers.Demand.max(size) : .unlimited
         return initial > 0 ? Action(requests: [UpstreamRequest(link, initial)]) : .none
     }
 
@@ -83,17 +85,14 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
     }
 
     package mutating func request(_ demand: Subscribers.Demand) -> Action {
-        let signal = queue.addDemand(demand)
-        guard !keepsFull, !queue.isEnding, let upstream else { return Action(signal: signal) }
-        return Action(requests: [UpstreamRequest(upstream, demand)], signal: signal)
+        Action(signal: queue.addDemand(demand))
     }
 
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
         let signal = queue.didDeliver(requesting: more)
-        // Keeping full refills the slot the delivered value left; by request passes on `more`.
-        let refill = keepsFull ? Subscribers.Demand.max(1) : more
-        guard refill > 0, !queue.isEnding, let upstream else { return Action(signal: signal) }
-        return Action(requests: [UpstreamRequest(upstream, refill)], signal: signal)
+        // Keeping full refills the slot the delivered value left; by request has asked for all.
+        guard keepsFull, !queue.isEnding, let upstream else { return Action(signal: signal) }
+        return Action(requests: [UpstreamRequest(upstream, .max(1))], signal: signal)
     }
 
     package mutating func cancel() -> Action {

@@ -53,7 +53,7 @@ package enum CombiningElement<A, B, C, D> {
 /// The subscriber a shell of an ``IndexedUpstreamsStateMachine`` attaches to the upstream at
 /// `index`; `wrap` turns that upstream's values into the machine's elements.
 @usableFromInline
-struct IndexedLink<Machine: IndexedUpstreamsStateMachine, Downstream: Subscriber, Input>: Subscriber, CustomStringConvertible
+struct IndexedLink<Machine: IndexedUpstreamsStateMachine, Downstream: Subscriber, Input>: Subscriber, CombineDescribing
 where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Machine.Failure
 

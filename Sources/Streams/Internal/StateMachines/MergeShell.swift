@@ -6,7 +6,7 @@ typealias MergeShell<Downstream: Subscriber> = StateMachineShell<
 
 /// The subscriber a ``MergeShell`` attaches to one of its sources.
 @usableFromInline
-struct MergeSourceLink<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+struct MergeSourceLink<Downstream: Subscriber>: Subscriber, CombineDescribing {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

@@ -26,7 +26,7 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamS
     private var other: Link?
     private var otherIsDone = false
     private var gateIsOpen: Bool
-    private let mode: Mode
+    let mode: Mode
 
     package init(mode: Mode) {
         self.mode = mode
