@@ -25,6 +25,9 @@ public struct FetchRequest<T: ManagedObject>: Sendable {
     /// Properties of related objects whose change should report the fetched object as updated,
     /// for example `"bucket.name"`: used by fetched-results controllers.
     public var relationshipKeyPathsForRefreshing: Set<String> = []
+    /// Runs the whole fetch in memory even on a store that runs SQL: the reference the SQL
+    /// path is tested against.
+    var evaluatesInMemory = false
 
     /// Creates a request.
     public init(predicate: Predicate<T>? = nil, sortBy sortDescriptors: [SortDescriptor<T>] = []) {

@@ -4,8 +4,9 @@ import Foundation
 /// calling `SortDescriptor.compare` — which reads key paths dynamically on every comparison —
 /// n log n times.
 ///
-/// The order is exactly the descriptors' own: numbers, dates and UUIDs compare as `Comparable`
-/// does, `nil` before any value, and strings with the descriptor's own string comparator. A
+/// The order is the descriptors' own: integers and UUIDs compare as `Comparable` does,
+/// doubles and dates too but with NaN after every number (see ``orderingOfDoubles(_:_:)``),
+/// `nil` before any value, and strings with the descriptor's own string comparator. A
 /// descriptor whose values are of another type is compared by the descriptor itself. Ties are
 /// broken by object ID, so the order is total and stable across fetches.
 struct SortKeys<Object: ManagedObject> {
@@ -242,8 +243,8 @@ private func compareSortValues(_ lhs: SortValue, _ rhs: SortValue, strings: Stri
     case (_, .null): return .orderedDescending
     case let (.integer(a), .integer(b)): return ordering(a, b)
     case let (.unsigned(a), .unsigned(b)): return ordering(a, b)
-    case let (.double(a), .double(b)): return ordering(a, b)
-    case let (.date(a), .date(b)): return ordering(a, b)
+    case let (.double(a), .double(b)): return orderingOfDoubles(a, b)
+    case let (.date(a), .date(b)): return orderingOfDoubles(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
     case let (.uuid(a), .uuid(b)): return ordering(a, b)
     case let (.string(a), .string(b)): return strings.map { $0.compare(a, b) } ?? ordering(a, b)
     default: return nil
@@ -252,4 +253,16 @@ private func compareSortValues(_ lhs: SortValue, _ rhs: SortValue, strings: Stri
 
 private func ordering<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
     lhs < rhs ? .orderedAscending : (rhs < lhs ? .orderedDescending : .orderedSame)
+}
+
+/// The total order of doubles (and dates) in sorts: -∞ … -0.0 = 0.0 … +∞, then NaN, every NaN
+/// equal to every other. Swift's `<` alone is not an order with NaN in it (NaN is "the same" as
+/// everything), and SQL sorts the stored NaNs last too.
+func orderingOfDoubles(_ lhs: Double, _ rhs: Double) -> ComparisonResult {
+    switch (lhs.isNaN, rhs.isNaN) {
+    case (true, true): .orderedSame
+    case (true, false): .orderedDescending
+    case (false, true): .orderedAscending
+    case (false, false): ordering(lhs, rhs)
+    }
 }

@@ -11,6 +11,15 @@ final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// Statements of fetches, whose text depends on the predicate: a bounded cache, oldest first.
+    private var queryStatements: [String: SQLiteStatement] = [:]
+    private var queryStatementOrder: [String] = []
+    /// Where statements are reported when the log is on.
+    private let log: SQLLog?
+    private var isTracing = false
+
+    /// How many fetch statements stay prepared.
+    static let queryStatementCacheSize = 64
 
     /// How long a statement waits for another connection's lock before failing with
     /// ``ObjectGraphError/storeBusy(path:)``.
@@ -18,8 +27,9 @@ final class SQLiteConnection {
 
     /// Opens (or creates) the file. Nothing is read or written yet: SQLite reads the header on
     /// the first statement, so a damaged file is detected by the caller's first query.
-    init(path: String) throws(ObjectGraphError) {
+    init(path: String, log: SQLLog? = nil) throws(ObjectGraphError) {
         self.path = path
+        self.log = log
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let code = sqlite3_open_v2(path, &opened, flags, nil)
@@ -31,10 +41,16 @@ final class SQLiteConnection {
         handle = opened
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // Queries and string indexes use these; a connection without them could not read them.
+        guard SQLiteQueryFunctions.register(on: opened) else {
+            sqlite3_close_v2(opened)
+            throw .storeUnavailable(path: path, message: "the query collations and functions could not be registered")
+        }
     }
 
     deinit {
         statements = [:]  // finalizes them before the handle closes
+        queryStatements = [:]
         sqlite3_close_v2(handle)
     }
 
@@ -42,14 +58,30 @@ final class SQLiteConnection {
 
     /// The prepared statement for `sql`, prepared once and reused for the connection's life.
     func statement(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
+        updateTracing()
         if let cached = statements[sql] { return cached }
         let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
         statements[sql] = statement
         return statement
     }
 
+    /// The prepared statement of a fetch: kept while it is among the most recently used ones,
+    /// so that a program with many predicate shapes does not keep them all.
+    func queryStatement(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
+        updateTracing()
+        if let cached = queryStatements[sql] { return cached }
+        let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        if queryStatementOrder.count >= Self.queryStatementCacheSize {
+            queryStatements[queryStatementOrder.removeFirst()] = nil
+        }
+        queryStatements[sql] = statement
+        queryStatementOrder.append(sql)
+        return statement
+    }
+
     /// A statement for one use (schema checks at open time), finalized when released.
     func prepare(_ sql: String, flags: UInt32 = 0) throws(ObjectGraphError) -> SQLiteStatement {
+        updateTracing()
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil)
         guard code == SQLITE_OK, let prepared else {
@@ -88,6 +120,47 @@ final class SQLiteConnection {
             if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK").run() }
             throw error
         }
+    }
+
+    /// Runs `body` in a read transaction, so that all its statements see one snapshot of the
+    /// file even while other connections commit.
+    func readTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        try statement("BEGIN").run()
+        do throws(ObjectGraphError) {
+            let result = try body()
+            try statement("COMMIT").run()
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK").run() }
+            throw error
+        }
+    }
+
+    // MARK: Log
+
+    /// Switches SQLite's statement profiling on or off to follow the log: it costs a clock
+    /// read per statement, so it is on only while someone listens.
+    private func updateTracing() {
+        guard let log, log.isEnabled != isTracing else { return }
+        isTracing.toggle()
+        guard isTracing else {
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            return
+        }
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, nanoseconds in
+            guard let context, let statement, let nanoseconds else { return 0 }
+            let log = Unmanaged<SQLLog>.fromOpaque(context).takeUnretainedValue()
+            let handle = OpaquePointer(statement)
+            let sql = sqlite3_sql(handle).map { String(cString: $0) } ?? ""
+            var expanded = sql
+            if let text = sqlite3_expanded_sql(handle) {
+                expanded = String(cString: text)
+                sqlite3_free(text)
+            }
+            let duration = Duration.nanoseconds(nanoseconds.load(as: Int64.self))
+            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: duration))
+            return 0
+        }, Unmanaged.passUnretained(log).toOpaque())
     }
 
     // MARK: Errors

@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import Synchronization
 
 /// The store of a ``PersistentContainer`` opened with a file URL: one SQLite database in WAL
 /// mode, laid out as ``SQLiteSchema`` describes, with the same semantics as the in-memory store
@@ -24,6 +25,11 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // interleaves with a fetch from another queue. Nothing called under the lock calls out.
     private let lock = Lock()
     private let connection: SQLiteConnection
+    /// Where the connections report their statements (see ``PersistentContainer/sqlLogHandler``).
+    let sqlLog = SQLLog()
+    /// How many rows have been decoded into ``StoredRow``s: what a fetch materialises, counted
+    /// by tests that check a selective fetch reads only what it returns.
+    let decodedRowCount = Atomic<Int>(0)
     private var reservedKeys: [String: ClosedRange<Int64>] = [:]
     private var keyBlockSizes: [String: Int] = [:]
 
@@ -41,7 +47,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         path = url.path
         self.model = model
         schema = SQLiteSchema(model: model)
-        connection = try SQLiteConnection(path: path)
+        connection = try SQLiteConnection(path: path, log: sqlLog)
         try SQLiteStoreOpening(connection: connection, schema: schema, model: model).prepareFile()
     }
 
@@ -55,6 +61,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
         let count = Int64(max(count, 1))
+        defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
         let rootName = root.rootName
@@ -86,6 +93,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // MARK: Reading
 
     func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow] {
+        defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
         var rows: [StoredRow] = []
@@ -101,12 +109,14 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow? {
+        defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
         return try storedRow(for: id, mapping: mapping(for: id.entity))
     }
 
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
+        defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
         return try storedTargets(of: id, slot: relationship.index, mapping: mapping(for: id.entity))
@@ -146,7 +156,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Decodes the current row of a `selectAll`/`selectOne` statement.
-    private func readRow(_ statement: SQLiteStatement, _ mapping: EntityMapping) throws(ObjectGraphError) -> StoredRow {
+    func readRow(_ statement: SQLiteStatement, _ mapping: EntityMapping) throws(ObjectGraphError) -> StoredRow {
         var slots: [PropertyValue] = []
         slots.reserveCapacity(mapping.readers.count)
         for reader in mapping.readers {
@@ -168,18 +178,29 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 slots.append(.unloaded)
             }
         }
+        decodedRowCount.add(1, ordering: .relaxed)
         return StoredRow(id: ObjectID(entity: mapping.entity, primaryKey: statement.int64(at: 0)), version: statement.int64(at: 1), slots: slots)
     }
 
-    private func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {
+    func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {
         guard let entity = model.entity(named: name) else {
             throw .corruptStore(path: path, message: "a row names the entity '\(name)', which is not in the model")
         }
         return entity
     }
 
+    /// Runs `body` with a connection that nothing else uses meanwhile: every fetch reads
+    /// through here.
+    func withReadConnection<Result>(_ body: (SQLiteConnection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        defer { sqlLog.deliverPending() }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+
     /// Runs `body` with the lock held and the connection in a write transaction.
     func withWriteTransaction<Result>(_ body: (SQLiteConnection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
         return try connection.writeTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }

@@ -1,0 +1,330 @@
+/// Writes translated conditions, values and sort keys as SQLite expressions, with numbered
+/// placeholders (`?1`, `?2`, …) whose values collect in ``bindings``; a piece of text may be
+/// written twice and still name the same values.
+///
+/// The SQL gives Swift's answer for every stored form:
+/// - strings compare with the `og_string` collation (Swift's `==` and `<`), which an index must
+///   be declared with to serve them (see ``SQLiteQueryFunctions/indexedColumn(_:type:)``);
+/// - doubles and dates are stored as REAL, except NaN and -0.0, stored as 8-byte blobs: `x < c`
+///   is written `x < c AND x < X''` (a blob sorts after every number) plus `x = X'80…'` when
+///   `-0.0 < c`, `x == 0` matches both zeros, and a NaN constant matches nothing;
+/// - `==` and `!=` treat nil as a value (`IS`, `IS NOT`);
+/// - two computed doubles are compared by `og_compare_double`, which decodes both forms and
+///   compares in Swift.
+///
+/// The fetched row's alias is a parameter, so that a batch `UPDATE` or `DELETE` can name its
+/// table directly.
+struct SQLQueryRenderer {
+    let schema: SQLiteSchema
+    let model: ObjectModel
+    /// The name the fetched row goes by (`r` in a `SELECT … FROM "Content" AS r`).
+    let rootAlias: String
+    /// The values of the `?` placeholders written so far, in order.
+    private(set) var bindings: [PropertyValue] = []
+    private var nextHopAlias = 1
+
+    init(schema: SQLiteSchema, model: ObjectModel, rootAlias: String = "r") {
+        self.schema = schema
+        self.model = model
+        self.rootAlias = rootAlias
+    }
+
+    static let negativeZero = "X'8000000000000000'"
+    /// Lists of keys longer than this are bound as one JSON array.
+    static let longKeyList = 64
+    static let emptyBlob = "X''"
+
+    // MARK: Conditions
+
+    mutating func condition(_ condition: QueryCondition) -> String {
+        switch condition {
+        case .constant(let value):
+            return value ? "1" : "0"
+        case .and(let parts):
+            guard !parts.isEmpty else { return "1" }
+            return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " AND ") + ")"
+        case .or(let parts):
+            guard !parts.isEmpty else { return "0" }
+            return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " OR ") + ")"
+        case .not(let inner):
+            return "NOT " + parenthesized(self.condition(inner))
+        case let .compare(lhs, op, rhs):
+            return compare(lhs, op, rhs)
+        case .isNil(let value):
+            return self.value(value) + " IS NULL"
+        case .isTrue(let value):
+            if case .condition(let inner) = value { return self.condition(inner) }
+            return self.value(value) + " = 1"
+        case let .isIn(value, values):
+            return isIn(value, values)
+        case .exists(let row):
+            guard case let .target(key, entity) = row else { return "1" }
+            let alias = hopAlias()
+            return "EXISTS (SELECT 1 FROM \(table(of: entity)) AS \(alias) WHERE \(alias).pk = \(self.value(key)))"
+        case let .anyTarget(toMany, scope, test):
+            let (from, filter) = targets(of: toMany, alias: alias(ofScope: scope))
+            return "EXISTS (SELECT 1 \(from) WHERE \(filter) AND \(self.condition(test)))"
+        case let .entityIn(row, names):
+            guard case .scope(let scope, _) = row else { return "0" }
+            let list = names.sorted().map(SQLiteSchema.literal).joined(separator: ", ")
+            return "\(alias(ofScope: scope)).entity IN (\(list))"
+        case let .string(test, base, argument):
+            let function = switch test {
+            case .contains: SQLiteQueryFunctions.containsFunction
+            case .startsWith: SQLiteQueryFunctions.startsWithFunction
+            }
+            return "\(function)(\(value(base)), \(value(argument)))"
+        }
+    }
+
+    private mutating func compare(_ lhs: QueryValue, _ op: QueryComparison, _ rhs: QueryValue) -> String {
+        var (lhs, op, rhs) = (lhs, op, rhs)
+        if lhs.isConstant, !rhs.isConstant { (lhs, op, rhs) = (rhs, op.flipped, lhs) }
+        if case .constant(.null, _) = rhs {
+            switch op {
+            case .equal: return value(lhs) + " IS NULL"
+            case .notEqual: return value(lhs) + " IS NOT NULL"
+            default: return "0"  // Swift has no ordering with nil
+            }
+        }
+        let nullable = lhs.isOptional || rhs.isOptional
+        if lhs.type.isFloatingPoint {
+            if let constant = rhs.floatingConstant { return compare(lhs, op, constant) }
+            return "\(SQLiteQueryFunctions.compareDoubleFunction)(\(SQLiteQueryFunctions.code(of: op)), \(value(lhs)), \(value(rhs)))"
+        }
+        let left = lhs.type == .string ? value(lhs) + " COLLATE \(SQLiteQueryFunctions.stringCollation)" : value(lhs)
+        let sqlOperator = switch op {
+        case .equal: nullable ? "IS" : "="
+        case .notEqual: nullable ? "IS NOT" : "<>"
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        }
+        return "\(left) \(sqlOperator) \(value(rhs))"
+    }
+
+    /// `lhs op constant` for a double or date, with the blobs of NaN and -0.0 answered as Swift
+    /// answers for those values.
+    private mutating func compare(_ lhs: QueryValue, _ op: QueryComparison, _ constant: Double) -> String {
+        if constant.isNaN { return op == .notEqual ? "1" : "0" }
+        // The two zeros compare equal; bind the one SQLite keeps as a number.
+        let constant = constant == 0 ? 0.0 : constant
+        switch op {
+        case .equal, .notEqual:
+            let expression = value(lhs)
+            let equal: String
+            if constant == 0 {
+                equal = lhs.isOptional
+                    ? "(\(expression) IS 0.0 OR \(expression) IS \(Self.negativeZero))"
+                    : "\(expression) IN (0.0, \(Self.negativeZero))"
+            } else {
+                equal = "\(expression) \(lhs.isOptional ? "IS" : "=") \(bind(.double(constant)))"
+            }
+            return op == .equal ? equal : "NOT " + parenthesized(equal)
+        default:
+            let sqlOperator = switch op {
+            case .less: "<"
+            case .lessOrEqual: "<="
+            case .greater: ">"
+            default: ">="
+            }
+            let expression = value(lhs)
+            var text = "(\(expression) \(sqlOperator) \(bind(.double(constant))) AND \(expression) < \(Self.emptyBlob))"
+            if op.holds(-0.0, constant) { text = "(\(text) OR \(expression) = \(Self.negativeZero))" }
+            return text
+        }
+    }
+
+    private mutating func isIn(_ value: QueryValue, _ values: [PropertyValue]) -> String {
+        let expression = self.value(value)
+        var list: [String] = []
+        if value.type.isFloatingPoint {
+            var hasZero = false
+            for case let number? in values.map(\.floatingValue) where !number.isNaN {
+                if number == 0 { hasZero = true } else { list.append(bind(.double(number))) }
+            }
+            if hasZero { list += ["0.0", Self.negativeZero] }
+        } else if case .object = value.type, values.count > Self.longKeyList {
+            // Many keys: one JSON array instead of a placeholder each.
+            let keys = values.compactMap { value -> String? in if case .object(let id) = value { String(id.primaryKey) } else { nil } }
+            list = ["SELECT value FROM json_each(\(bind(.string("[" + keys.joined(separator: ",") + "]"))))"]
+        } else {
+            list = values.map { bind($0) }
+        }
+        guard !list.isEmpty else { return "0" }
+        let collation = value.type == .string ? " COLLATE \(SQLiteQueryFunctions.stringCollation)" : ""
+        let test = "\(expression)\(collation) IN (\(list.joined(separator: ", ")))"
+        // `IN` is unknown for NULL; the condition must say false.
+        return value.isOptional ? "(\(expression) IS NOT NULL AND \(test))" : test
+    }
+
+    // MARK: Values
+
+    mutating func value(_ value: QueryValue) -> String {
+        switch value {
+        case let .property(row, property, _):
+            let column = SQLiteSchema.quoted(column(of: property, in: row.entity))
+            switch row {
+            case .scope(let scope, _):
+                return "\(alias(ofScope: scope)).\(column)"
+            case let .target(key, entity):
+                let alias = hopAlias()
+                return "(SELECT \(alias).\(column) FROM \(table(of: entity)) AS \(alias) WHERE \(alias).pk = \(self.value(key)))"
+            }
+        case .key(let row):
+            switch row {
+            case .scope(let scope, _): return "\(alias(ofScope: scope)).pk"
+            case .target(let key, _): return self.value(key)
+            }
+        case .constant(let constant, _):
+            return constant == .null ? "NULL" : bind(constant)
+        case let .coalesce(first, fallback):
+            return "coalesce(\(self.value(first)), \(self.value(fallback)))"
+        case let .unlessNil(isNil, inner):
+            return "CASE WHEN \(condition(isNil)) THEN NULL ELSE \(self.value(inner)) END"
+        case .unwrapped(let inner):
+            return self.value(inner)
+        case .condition(let inner):
+            return parenthesized(condition(inner))
+        case .count(let toMany):
+            let (from, filter) = targets(of: toMany, alias: hopAlias())
+            return "(SELECT count(*) \(from) WHERE \(filter))"
+        case let .choice(test, whenTrue, whenFalse):
+            return "CASE WHEN \(condition(test)) THEN \(self.value(whenTrue)) ELSE \(self.value(whenFalse)) END"
+        }
+    }
+
+    // MARK: Sorting
+
+    /// The `ORDER BY` terms of `keys`, then the tie-break by object ID (entity name, then key);
+    /// the entity is left out when every row is of one entity.
+    mutating func orderBy(_ keys: [QuerySortKey], entityTieBreak: Bool) -> String {
+        var terms: [String] = []
+        for key in keys {
+            let direction = key.reverse ? " DESC" : ""
+            if key.value.type.isFloatingPoint {
+                // NaN after every number (before, in reverse), -0.0 with 0.0, nil first.
+                let expression = value(key.value)
+                terms.append("(typeof(\(expression)) = 'blob' AND \(expression) <> \(Self.negativeZero))\(direction)")
+                terms.append("CASE WHEN typeof(\(expression)) = 'blob' THEN 0.0 ELSE \(expression) END\(direction)")
+            } else if let collation = key.collation {
+                terms.append("\(value(key.value)) COLLATE \(collation.sqlName)\(direction)")
+            } else {
+                terms.append(value(key.value) + direction)
+            }
+        }
+        if entityTieBreak { terms.append("\(rootAlias).entity COLLATE \(SQLiteQueryFunctions.stringCollation)") }
+        terms.append("\(rootAlias).pk")
+        return terms.joined(separator: ", ")
+    }
+
+    // MARK: Names
+
+    /// The alias of a scope: the fetched row, or a to-many element.
+    func alias(ofScope scope: Int) -> String {
+        scope == 0 ? rootAlias : "t\(scope)"
+    }
+
+    private mutating func hopAlias() -> String {
+        defer { nextHopAlias += 1 }
+        return "h\(nextHopAlias)"
+    }
+
+    /// The quoted table of an entity's hierarchy.
+    func table(of entity: EntityDescription) -> String {
+        SQLiteSchema.quoted(entity.rootName)
+    }
+
+    private func column(of property: PropertyDescription, in entity: EntityDescription) -> String {
+        // The translator only reads properties of the entity it resolved them on.
+        schema.mappings[entity]?.columnBySlot[property.index] ?? property.name
+    }
+
+    /// `FROM …` over the targets of a to-many relationship, bound to `alias`, and the condition
+    /// that keeps them to the owner's: the same rows ``SQLiteStore/targets(of:relationship:)``
+    /// reads.
+    private mutating func targets(of toMany: QueryToMany, alias: String) -> (from: String, filter: String) {
+        let ownerKey = value(.key(toMany.owner))
+        let destinationTable = table(of: toMany.destination)
+        switch schema.mappings[toMany.owner.entity]?.toMany[toMany.relationship.index] {
+        case let .inverseForeignKey(_, _, column)?:
+            var filter = "\(alias).\(SQLiteSchema.quoted(column)) = \(ownerKey)"
+            if let root = model.entity(named: toMany.destination.rootName),
+               toMany.destination.selfAndSubentityNames.count < root.selfAndSubentityNames.count {
+                let names = toMany.destination.selfAndSubentityNames.sorted().map(SQLiteSchema.literal).joined(separator: ", ")
+                filter += " AND \(alias).entity IN (\(names))"
+            }
+            return ("FROM \(destinationTable) AS \(alias)", filter)
+        case .joinTable(let join)?:
+            let pairs = "j" + alias
+            return (
+                "FROM \(SQLiteSchema.quoted(join.table)) AS \(pairs) JOIN \(destinationTable) AS \(alias) ON \(alias).pk = \(pairs).\(join.targetColumn)",
+                "\(pairs).\(join.ownerColumn) = \(ownerKey)")
+        case nil:
+            return ("FROM \(destinationTable) AS \(alias)", "0")
+        }
+    }
+
+    /// A placeholder for `value`.
+    mutating func bind(_ value: PropertyValue) -> String {
+        bindings.append(value)
+        return "?\(bindings.count)"
+    }
+
+    private func parenthesized(_ text: String) -> String {
+        "(" + text + ")"
+    }
+}
+
+/// One key of a translated sort.
+struct QuerySortKey: Sendable {
+    let value: QueryValue
+    /// For strings, the collation of the descriptor's comparator.
+    let collation: QueryCollation?
+    let reverse: Bool
+}
+
+/// The string orders SQLite sorts with, each a collation that calls the Swift comparison.
+enum QueryCollation: Sendable {
+    /// Swift's `<` on `String`.
+    case swift
+    /// `String.StandardComparator.lexical`.
+    case lexical
+    /// `String.StandardComparator.localized`.
+    case localized
+    /// `String.StandardComparator.localizedStandard`.
+    case localizedStandard
+
+    var sqlName: String {
+        switch self {
+        case .swift: SQLiteQueryFunctions.stringCollation
+        case .lexical: SQLiteQueryFunctions.lexicalCollation
+        case .localized: SQLiteQueryFunctions.localizedCollation
+        case .localizedStandard: SQLiteQueryFunctions.localizedStandardCollation
+        }
+    }
+}
+
+extension QueryValue {
+    var isConstant: Bool {
+        if case .constant = self { true } else { false }
+    }
+
+    /// The number of a double or date constant.
+    var floatingConstant: Double? {
+        guard case .constant(let value, _) = self else { return nil }
+        return value.floatingValue
+    }
+}
+
+extension PropertyValue {
+    /// A double, or a date's seconds since the reference date.
+    var floatingValue: Double? {
+        switch self {
+        case .double(let value): value
+        case .date(let date): date.timeIntervalSinceReferenceDate
+        default: nil
+        }
+    }
+}
