@@ -64,11 +64,15 @@ extension ManagedObjectContext {
         let window = windowInSQL(plan, query: &query)
         var ids = try engine.identifiers(matching: query).filter { !plan.excludedIDs.contains($0) }
         guard !window.isComplete else { return ids }
-        for object in plan.memoryObjects where try request.matches(unsafeDowncast(object, to: T.self)) {
-            if let id = object.objectID { ids.append(id) }
+        if !plan.memoryObjects.isEmpty {
+            // Without sort descriptors the order is the IDs' own.
+            for object in plan.memoryObjects where try request.matches(unsafeDowncast(object, to: T.self)) {
+                if let id = object.objectID { ids.append(id) }
+            }
+            ids.sort()
         }
-        ids.sort()
-        return Array(ids[window.range(in: ids.count)])
+        let range = window.range(in: ids.count)
+        return range.count == ids.count ? ids : Array(ids[range])
     }
 
     /// A report of how `request` runs: which part of the predicate runs in SQL and which in
@@ -82,7 +86,7 @@ extension ManagedObjectContext {
         let plan = try makePlan(request)
         guard let engine = plan.engine else {
             return FetchExplanation(
-                sql: nil, queryPlan: [], predicateInSQL: false, predicateInMemory: plan.predicate.inMemoryParts,
+                sql: nil, queryPlan: [], predicateInSQL: false, predicateInMemory: plan.predicate.inMemoryParts.map(\.description),
                 sortInSQL: false, windowInSQL: false, objectsEvaluatedInMemory: plan.memoryObjects.count)
         }
         var query = plan.storeQuery
@@ -90,7 +94,7 @@ extension ManagedObjectContext {
         let (sql, queryPlan) = try engine.explain(query)
         return FetchExplanation(
             sql: sql, queryPlan: queryPlan, predicateInSQL: plan.predicate.condition != nil,
-            predicateInMemory: plan.predicate.inMemoryParts, sortInSQL: plan.sortKeys != nil,
+            predicateInMemory: plan.predicate.inMemoryParts.map(\.description), sortInSQL: plan.sortKeys != nil,
             windowInSQL: window.isInSQL, objectsEvaluatedInMemory: plan.memoryObjects.count)
     }
 

@@ -47,7 +47,7 @@ extension ManagedObjectContext {
         guard let engine = coordinator.store.queryEngine, !request.evaluatesInMemory else {
             let inMemory = TranslatedPredicate(
                 condition: nil, isExact: request.predicate == nil, relationshipPaths: [], unknownKeyPaths: [],
-                inMemoryParts: request.predicate.map { ["\($0.expression): the store evaluates in memory"] } ?? [])
+                inMemoryParts: request.predicate.map { [InMemoryPart(expression: $0.expression, reason: "the store runs no SQL")] } ?? [])
             return FetchPlan(request: request, entity: entity, entities: entities, engine: nil, predicate: inMemory, sortKeys: nil)
         }
         let resolver = LayoutKeyPathResolver(model: model)

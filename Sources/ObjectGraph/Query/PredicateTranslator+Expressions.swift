@@ -18,6 +18,17 @@ extension PredicateExpressions.Value: TranslatableExpression {
     var subexpressions: [any PredicateExpression] { [] }
 }
 
+extension PredicateExpressions.Value: CapturedValue {
+    var isPrintable: Bool {
+        // Foundation's `Date.description` traps on a NaN time.
+        switch value as Any {
+        case let date as Date: !date.timeIntervalSinceReferenceDate.isNaN
+        case let dates as any Sequence: !dates.contains { ($0 as? Date)?.timeIntervalSinceReferenceDate.isNaN == true }
+        default: true
+        }
+    }
+}
+
 extension PredicateExpressions.NilLiteral: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm { .nilLiteral }
     var subexpressions: [any PredicateExpression] { [] }

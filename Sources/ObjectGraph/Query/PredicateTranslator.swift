@@ -32,11 +32,20 @@ struct TranslatedPredicate: @unchecked Sendable {  // only `unknownKeyPaths` hol
     var relationshipPaths: [[QueryRelationshipStep]]
     /// Key paths the resolver did not know: once learned, translating again may do better.
     var unknownKeyPaths: [UnknownKeyPath]
-    /// The conjuncts left to memory, described, with the reason.
-    var inMemoryParts: [String]
+    /// The conjuncts left to memory, with the reason.
+    var inMemoryParts: [InMemoryPart]
 
     /// No predicate: every row.
     static let everything = TranslatedPredicate(condition: nil, isExact: true, relationshipPaths: [], unknownKeyPaths: [], inMemoryParts: [])
+}
+
+/// A conjunct of a predicate evaluated in memory, and why.
+struct InMemoryPart: CustomStringConvertible {
+    let expression: any PredicateExpression
+    let reason: String
+
+    /// The conjunct as Foundation writes it, then the reason; made only when asked for.
+    var description: String { "\(PredicateTranslator.describe(expression)): \(reason)" }
 }
 
 /// Why a part of a predicate stays in memory.
@@ -85,7 +94,7 @@ struct PredicateTranslator {
 
         var narrowing: [QueryCondition] = []
         var earlierFailures: [QueryCondition] = []
-        var inMemory: [String] = []
+        var inMemory: [InMemoryPart] = []
         var isExact = true
         for (index, conjunct) in conjuncts.enumerated() {
             unwrapFailures = []
@@ -96,17 +105,17 @@ struct PredicateTranslator {
                 narrowing.append(failures.isEmpty ? condition : .or(failures + [condition]))
                 if !unwrapFailures.isEmpty {
                     isExact = false
-                    inMemory.append("\(conjunct): its forced unwraps are checked in memory")
+                    inMemory.append(InMemoryPart(expression: conjunct, reason: "its forced unwraps are checked in memory"))
                 }
                 earlierFailures += unwrapFailures
             } catch {
                 isExact = false
                 guard Self.mayThrow(conjunct) else {
-                    inMemory.append("\(conjunct): \(error.reason)")
+                    inMemory.append(InMemoryPart(expression: conjunct, reason: error.reason))
                     continue
                 }
-                inMemory.append("\(conjunct): \(error.reason); it may throw, so nothing after it narrows")
-                for later in conjuncts[(index + 1)...] { inMemory.append("\(later): after a conjunct that may throw") }
+                inMemory.append(InMemoryPart(expression: conjunct, reason: error.reason + "; it may throw, so nothing after it narrows"))
+                for later in conjuncts[(index + 1)...] { inMemory.append(InMemoryPart(expression: later, reason: "after a conjunct that may throw")) }
                 break
             }
         }
@@ -128,6 +137,17 @@ struct PredicateTranslator {
         } else {
             conjuncts.append(expression)
         }
+    }
+
+    /// `expression` as Foundation describes it, unless it holds a value whose description
+    /// traps (a NaN `Date`): then its type.
+    static func describe(_ expression: any PredicateExpression) -> String {
+        func isPrintable(_ expression: any PredicateExpression) -> Bool {
+            guard let known = expression as? any TranslatableExpression else { return false }
+            if let constant = expression as? any CapturedValue, !constant.isPrintable { return false }
+            return known.subexpressions.allSatisfy(isPrintable)
+        }
+        return isPrintable(expression) ? String(describing: expression) : String(describing: type(of: expression))
     }
 
     /// Whether evaluating `expression` may throw: a node we do not know may.
@@ -351,7 +371,15 @@ struct PredicateTranslator {
             let left = try value(of: lhs)
             let right = try value(of: rhs)
             guard left.type == right.type else { throw Untranslatable(reason: "values of different stored types") }
-            equal = .compare(left, .equal, right)
+            // `x.flatMap { f($0) } == c` with c not nil is `x != nil && f(x) == c`: no CASE, so
+            // an index on x can serve.
+            if case let .unlessNil(isNil, inner) = left, case .constant(let constant, _) = right, constant != .null {
+                equal = .not(isNil) && .compare(inner, .equal, right)
+            } else if case let .unlessNil(isNil, inner) = right, case .constant(let constant, _) = left, constant != .null {
+                equal = .not(isNil) && .compare(left, .equal, inner)
+            } else {
+                equal = .compare(left, .equal, right)
+            }
         }
         return .condition(negated ? .not(equal) : equal)
     }
@@ -455,6 +483,12 @@ protocol TranslatableExpression {
 
 extension TranslatableExpression {
     var throwsItself: Bool { false }
+}
+
+/// A captured value, seen without its type.
+protocol CapturedValue {
+    /// Whether describing it is safe.
+    var isPrintable: Bool { get }
 }
 
 /// A conjunction, seen without its generic parameters.

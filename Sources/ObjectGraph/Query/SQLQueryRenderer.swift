@@ -10,7 +10,9 @@
 ///   `-0.0 < c`, `x == 0` matches both zeros, and a NaN constant matches nothing;
 /// - `==` and `!=` treat nil as a value (`IS`, `IS NOT`);
 /// - two computed doubles are compared by `og_compare_double`, which decodes both forms and
-///   compares in Swift.
+///   compares in Swift;
+/// - `Date` has only its own `<`; its `<=` and `>=` are `Comparable`'s `!(b < a)`, true with a
+///   NaN, and are written so.
 ///
 /// The fetched row's alias is a parameter, so that a batch `UPDATE` or `DELETE` can name its
 /// table directly.
@@ -46,6 +48,8 @@ struct SQLQueryRenderer {
         case .or(let parts):
             guard !parts.isEmpty else { return "0" }
             return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " OR ") + ")"
+        case .not(.isNil(let value)):
+            return self.value(value) + " IS NOT NULL"
         case .not(let inner):
             return "NOT " + parenthesized(self.condition(inner))
         case let .compare(lhs, op, rhs):
@@ -63,6 +67,7 @@ struct SQLQueryRenderer {
             return "EXISTS (SELECT 1 FROM \(table(of: entity)) AS \(alias) WHERE \(alias).pk = \(self.value(key)))"
         case let .anyTarget(toMany, scope, test):
             let (from, filter) = targets(of: toMany, alias: alias(ofScope: scope))
+            if case .constant(true) = test { return "EXISTS (SELECT 1 \(from) WHERE \(filter))" }
             return "EXISTS (SELECT 1 \(from) WHERE \(filter) AND \(self.condition(test)))"
         case let .entityIn(row, names):
             guard case .scope(let scope, _) = row else { return "0" }
@@ -78,8 +83,25 @@ struct SQLQueryRenderer {
     }
 
     private mutating func compare(_ lhs: QueryValue, _ op: QueryComparison, _ rhs: QueryValue) -> String {
+        // `Date` implements `<` only: its `<=` is `!(rhs < lhs)` and its `>=` is `!(lhs < rhs)`,
+        // both true when a NaN is involved.
+        if lhs.type == .date, op == .lessOrEqual || op == .greaterOrEqual {
+            return "NOT " + parenthesized(compare(lhs, op == .lessOrEqual ? .greater : .less, rhs))
+        }
         var (lhs, op, rhs) = (lhs, op, rhs)
         if lhs.isConstant, !rhs.isConstant { (lhs, op, rhs) = (rhs, op.flipped, lhs) }
+        // A property of a to-one target against a value: the keys of the targets that have it,
+        // so that indexes on both tables serve (a missing target never equals a value).
+        if case let .property(.target(key, entity), property, type) = lhs, rhs.isConstant, rhs.floatingConstant.map({ !$0.isNaN }) ?? true {
+            if case .constant(.null, _) = rhs {} else {
+                let scope = nextHopScope()
+                let test = QueryCondition.compare(.property(.scope(scope, entity), property, type), op == .notEqual ? .equal : op, rhs)
+                let alias = alias(ofScope: scope)
+                let subquery = "SELECT \(alias).pk FROM \(table(of: entity)) AS \(alias) WHERE \(condition(test))"
+                let isIn = self.key(key, in: subquery)
+                return op == .notEqual ? "NOT " + parenthesized(isIn) : isIn
+            }
+        }
         if case .constant(.null, _) = rhs {
             switch op {
             case .equal: return value(lhs) + " IS NULL"
@@ -159,6 +181,20 @@ struct SQLQueryRenderer {
         return value.isOptional ? "(\(expression) IS NOT NULL AND \(test))" : test
     }
 
+    /// `key IN (subquery)`, false (not unknown) for a nil key; a key that is itself read
+    /// through a to-one relationship becomes the keys of the rows that point to the subquery's.
+    private mutating func key(_ key: QueryValue, in subquery: String) -> String {
+        if case let .property(.target(innerKey, entity), property, _) = key {
+            let scope = nextHopScope()
+            let alias = alias(ofScope: scope)
+            let column = SQLiteSchema.quoted(column(of: property, in: entity))
+            return self.key(innerKey, in: "SELECT \(alias).pk FROM \(table(of: entity)) AS \(alias) WHERE \(alias).\(column) IN (\(subquery))")
+        }
+        let expression = value(key)
+        let test = "\(expression) IN (\(subquery))"
+        return key.isOptional ? "(\(expression) IS NOT NULL AND \(test))" : test
+    }
+
     // MARK: Values
 
     mutating func value(_ value: QueryValue) -> String {
@@ -221,14 +257,19 @@ struct SQLQueryRenderer {
 
     // MARK: Names
 
-    /// The alias of a scope: the fetched row, or a to-many element.
+    /// The alias of a scope: the fetched row (0), a to-many element (1, 2, …), or a row the
+    /// renderer reads through a to-one relationship (-1, -2, …).
     func alias(ofScope scope: Int) -> String {
-        scope == 0 ? rootAlias : "t\(scope)"
+        scope == 0 ? rootAlias : (scope > 0 ? "t\(scope)" : "h\(-scope)")
     }
 
     private mutating func hopAlias() -> String {
+        alias(ofScope: nextHopScope())
+    }
+
+    private mutating func nextHopScope() -> Int {
         defer { nextHopAlias += 1 }
-        return "h\(nextHopAlias)"
+        return -nextHopAlias
     }
 
     /// The quoted table of an entity's hierarchy.
