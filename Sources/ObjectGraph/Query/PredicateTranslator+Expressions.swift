@@ -210,23 +210,23 @@ extension PredicateExpressions.TypeCheck: TranslatableExpression {
     var subexpressions: [any PredicateExpression] { [input] }
 }
 
-// Nodes that are never translated (SQL would not give Swift's answer: overflow, division,
-// casts, regular expressions) but are known not to throw by themselves, so that the conjuncts
-// after them may still narrow.
-
 extension PredicateExpressions.Arithmetic: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "arithmetic, which traps on overflow in Swift")
+        try translator.arithmetic(translator.term(lhs), translator.term(rhs), op)
     }
     var subexpressions: [any PredicateExpression] { [lhs, rhs] }
 }
 
 extension PredicateExpressions.UnaryMinus: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "negation of a number, which traps on overflow in Swift")
+        try translator.negate(translator.term(wrapped))
     }
     var subexpressions: [any PredicateExpression] { [wrapped] }
 }
+
+// Nodes that are never translated (SQL would not give Swift's answer: division, casts,
+// regular expressions) but are known not to throw by themselves, so that the conjuncts after
+// them may still narrow.
 
 extension PredicateExpressions.FloatDivision: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {

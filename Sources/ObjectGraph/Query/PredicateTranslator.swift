@@ -378,9 +378,10 @@ struct PredicateTranslator {
             } else if case let .unlessNil(isNil, inner) = right, case .constant(let constant, _) = left, constant != .null {
                 equal = .not(isNil) && .compare(left, .equal, inner)
             } else {
-                equal = .compare(left, .equal, right)
+                return .condition(.compare(left, negated ? .notEqual : .equal, right))
             }
         }
+        if negated, case .not(let inner) = equal { return .condition(inner) }
         return .condition(negated ? .not(equal) : equal)
     }
 
@@ -432,6 +433,44 @@ struct PredicateTranslator {
             throw Untranslatable(reason: "\(test.rawValue) on values that are not strings")
         }
         return .condition(.string(test, base, argument))
+    }
+
+    /// `-value` of a captured number, worked out now; nothing else is negated in SQL.
+    func negate(_ term: QueryTerm) throws(Untranslatable) -> QueryTerm {
+        switch term {
+        case .value(.constant(.integer(let int), .integer)):
+            let (negated, overflow) = Int64(0).subtractingReportingOverflow(int)
+            guard !overflow else { throw Untranslatable(reason: "negation of a number that overflows") }
+            return .value(.constant(.integer(negated), .integer))
+        case .value(.constant(.double(let double), .double)):
+            return .value(.constant(.double(-double), .double))
+        default:
+            throw Untranslatable(reason: "negation of a number, which traps on overflow in Swift")
+        }
+    }
+
+    /// `lhs op rhs` on captured numbers, worked out now (as Swift does, trapping aside); sums
+    /// that involve a stored value stay in memory, where overflow traps as it would.
+    func arithmetic(_ lhs: QueryTerm, _ rhs: QueryTerm, _ op: PredicateExpressions.ArithmeticOperator) throws(Untranslatable) -> QueryTerm {
+        switch (lhs, rhs) {
+        case let (.value(.constant(.integer(a), .integer)), .value(.constant(.integer(b), .integer))):
+            let (result, overflow) = switch op {
+            case .add: a.addingReportingOverflow(b)
+            case .subtract: a.subtractingReportingOverflow(b)
+            case .multiply: a.multipliedReportingOverflow(by: b)
+            }
+            guard !overflow else { throw Untranslatable(reason: "arithmetic that overflows") }
+            return .value(.constant(.integer(result), .integer))
+        case let (.value(.constant(.double(a), .double)), .value(.constant(.double(b), .double))):
+            let result = switch op {
+            case .add: a + b
+            case .subtract: a - b
+            case .multiply: a * b
+            }
+            return .value(.constant(.double(result), .double))
+        default:
+            throw Untranslatable(reason: "arithmetic on stored values, which traps on overflow in Swift")
+        }
     }
 
     /// A type check on a model object.
