@@ -103,3 +103,11 @@ extension SQLiteStore: StoreQueryEngine {
         return results
     }
 }
+
+extension SQLiteStore {
+    /// Runs statements that return nothing in a write transaction (tests create indexes with it
+    /// until the model declares them).
+    func execute(_ sql: String) throws(ObjectGraphError) {
+        try withWriteTransaction { connection throws(ObjectGraphError) in try connection.execute(sql) }
+    }
+}
