@@ -43,6 +43,9 @@ public final class FetchedResultsController<Object: ManagedObject> {
     var onDifference: ((CollectionDifference<Object>) -> Void)?
     /// Called when a change could not be applied.
     var onError: ((ObjectGraphError) -> Void)?
+    /// At most this many objects are fetched by ``performFetch()``, for a controller that
+    /// needs no more to know where it stands (one following a single object needs two).
+    var initialFetchLimit: Int?
 
     /// Creates a controller. Nothing is fetched until ``performFetch()``.
     ///
@@ -67,9 +70,10 @@ public final class FetchedResultsController<Object: ManagedObject> {
             throw ObjectGraphError.sectionKeyNotSorted(entity: String(describing: Object.self))
         }
         var unwindowed = fetchRequest
-        unwindowed.fetchLimit = nil
+        unwindowed.fetchLimit = initialFetchLimit
         unwindowed.fetchOffset = 0
-        let objects = try managedObjectContext.fetch(unwindowed)  // already in the total order
+        // In SQL where the request translates; already in the total order.
+        let objects = try managedObjectContext.fetch(unwindowed)
         fetchedObjects = objects
         fetchedKeys = sortKeys.keyColumn(for: objects)
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))
