@@ -228,58 +228,53 @@ extension PredicateExpressions.UnaryMinus: TranslatableExpression {
 // regular expressions) but are known not to throw by themselves, so that the conjuncts after
 // them may still narrow.
 
-extension PredicateExpressions.FloatDivision: TranslatableExpression {
+/// A node left to memory, with the reason.
+protocol UntranslatedExpression: TranslatableExpression {
+    var untranslatedReason: String { get }
+}
+
+extension UntranslatedExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "division, whose infinities and NaNs SQLite does not keep")
+        throw Untranslatable(reason: untranslatedReason)
     }
+}
+
+extension PredicateExpressions.FloatDivision: UntranslatedExpression {
+    var untranslatedReason: String { "division, whose infinities and NaNs SQLite does not keep" }
     var subexpressions: [any PredicateExpression] { [lhs, rhs] }
 }
 
-extension PredicateExpressions.ConditionalCast: TranslatableExpression {
-    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "a cast")
-    }
+extension PredicateExpressions.ConditionalCast: UntranslatedExpression {
+    var untranslatedReason: String { "a cast" }
     var subexpressions: [any PredicateExpression] { [input] }
 }
 
-extension PredicateExpressions.StringContainsRegex: TranslatableExpression {
-    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "a regular expression")
-    }
+extension PredicateExpressions.StringContainsRegex: UntranslatedExpression {
+    var untranslatedReason: String { "a regular expression" }
     var subexpressions: [any PredicateExpression] { [subject, regex] }
 }
 
-extension PredicateExpressions.SequenceMaximum: TranslatableExpression {
-    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "max() of a sequence")
-    }
+extension PredicateExpressions.SequenceMaximum: UntranslatedExpression {
+    var untranslatedReason: String { "max() of a sequence" }
     var subexpressions: [any PredicateExpression] { [elements] }
 }
 
-extension PredicateExpressions.SequenceMinimum: TranslatableExpression {
-    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "min() of a sequence")
-    }
+extension PredicateExpressions.SequenceMinimum: UntranslatedExpression {
+    var untranslatedReason: String { "min() of a sequence" }
     var subexpressions: [any PredicateExpression] { [elements] }
 }
 
-extension PredicateExpressions.Filter: TranslatableExpression {
-    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "filter")
-    }
+extension PredicateExpressions.Filter: UntranslatedExpression {
+    var untranslatedReason: String { "filter" }
     var subexpressions: [any PredicateExpression] { [sequence, filter] }
 }
 
-extension PredicateExpressions.DictionaryKeySubscript: TranslatableExpression {
-    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "a dictionary subscript")
-    }
+extension PredicateExpressions.DictionaryKeySubscript: UntranslatedExpression {
+    var untranslatedReason: String { "a dictionary subscript" }
     var subexpressions: [any PredicateExpression] { [wrapped, key] }
 }
 
-extension PredicateExpressions.DictionaryKeyDefaultValueSubscript: TranslatableExpression {
-    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        throw Untranslatable(reason: "a dictionary subscript")
-    }
+extension PredicateExpressions.DictionaryKeyDefaultValueSubscript: UntranslatedExpression {
+    var untranslatedReason: String { "a dictionary subscript" }
     var subexpressions: [any PredicateExpression] { [wrapped, key, `default`] }
 }

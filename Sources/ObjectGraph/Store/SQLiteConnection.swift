@@ -110,27 +110,24 @@ final class SQLiteConnection {
     /// throws. `BEGIN IMMEDIATE` takes the write lock up front, so two connections never both
     /// read and then fail to upgrade (a deadlock SQLite reports as busy).
     func writeTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
-        try statement("BEGIN IMMEDIATE").run()
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in a read transaction, so that all its statements see one snapshot of the
+    /// file even while other connections commit.
+    func readTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        try transaction("BEGIN", body)
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, rolling back if it throws.
+    private func transaction<Result>(_ begin: String, _ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        try statement(begin).run()
         do throws(ObjectGraphError) {
             let result = try body()
             try statement("COMMIT").run()
             return result
         } catch {
             // A failed COMMIT may already have rolled back; then there is nothing to undo.
-            if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK").run() }
-            throw error
-        }
-    }
-
-    /// Runs `body` in a read transaction, so that all its statements see one snapshot of the
-    /// file even while other connections commit.
-    func readTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
-        try statement("BEGIN").run()
-        do throws(ObjectGraphError) {
-            let result = try body()
-            try statement("COMMIT").run()
-            return result
-        } catch {
             if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK").run() }
             throw error
         }
