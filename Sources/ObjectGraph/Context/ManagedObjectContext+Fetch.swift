@@ -33,13 +33,8 @@ extension ManagedObjectContext {
         unwindowed.sortDescriptors = []
         let plan = try makePlan(unwindowed)
         guard let engine = plan.engine, plan.predicate.isExact else { return try fetch(unwindowed).count }
+        // Rows memory answers for are left out of the SQL count and counted here.
         var count = try engine.count(matching: plan.storeQuery)
-        if !plan.excludedStoredIDs.isEmpty {
-            var replaced = plan.storeQuery
-            let keys = QueryCondition.isIn(.key(.scope(0, plan.entity)), plan.excludedStoredIDs.map { .object($0) })
-            replaced.condition = replaced.condition.map { $0 && keys } ?? keys
-            count -= try engine.count(matching: replaced)
-        }
         for object in plan.memoryObjects where try request.matches(unsafeDowncast(object, to: T.self)) { count += 1 }
         return count
     }
@@ -62,7 +57,7 @@ extension ManagedObjectContext {
         }
         var query = plan.storeQuery
         let window = windowInSQL(plan, query: &query)
-        var ids = try engine.identifiers(matching: query).filter { !plan.excludedIDs.contains($0) }
+        var ids = try engine.identifiers(matching: query)
         guard !window.isComplete else { return ids }
         if !plan.memoryObjects.isEmpty {
             // Without sort descriptors the order is the IDs' own.
@@ -108,9 +103,7 @@ extension ManagedObjectContext {
         var objects: [T] = []
         objects.reserveCapacity(rows.count + plan.memoryObjects.count)
         registry.reserveCapacity(registry.count + rows.count)
-        for row in rows where !plan.excludedIDs.contains(row.id) {
-            objects.append(unsafeDowncast(materialize(row), to: T.self))
-        }
+        for row in rows { objects.append(unsafeDowncast(materialize(row), to: T.self)) }
         if !plan.predicate.isExact {
             objects = try objects.filter { try request.matches($0) }
         }
@@ -132,15 +125,15 @@ extension ManagedObjectContext {
         let limit = plan.request.fetchLimit
         let offset = plan.request.fetchOffset
         guard plan.windowRunsInSQL else { return WindowInSQL(limit: limit, offset: offset, isInSQL: false, isComplete: false) }
-        if plan.memoryObjects.isEmpty, plan.excludedStoredIDs.isEmpty {
+        if plan.memoryObjects.isEmpty {
             query.limit = limit
             query.offset = offset
             return WindowInSQL(limit: limit, offset: offset, isInSQL: true, isComplete: true)
         }
-        // Objects answered in memory may take places in the window, and their rows may be in
-        // SQL's first rows: read enough rows to make up for every one of them, cut in memory.
+        // Objects answered in memory may take any place up to the window's end: read the rows
+        // up to there, place them, cut in memory.
         guard let limit else { return WindowInSQL(limit: nil, offset: offset, isInSQL: false, isComplete: false) }
-        query.limit = offset + limit + plan.excludedStoredIDs.count
+        query.limit = offset + limit
         return WindowInSQL(limit: limit, offset: offset, isInSQL: true, isComplete: false)
     }
 

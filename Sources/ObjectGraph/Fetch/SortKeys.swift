@@ -93,6 +93,23 @@ struct SortKeys<Object: ManagedObject> {
         return Self.tieBreak(lhs, probe.object)
     }
 
+    /// Whether the probed object (with the keys it had when probed) comes before `object` (with
+    /// its keys now), in the order of ``sorted(_:)``.
+    func isOrdered(_ probe: Probe, before object: Object) -> Bool {
+        for column in 0..<reads.count {
+            let result = compare(column, probe.keys[column], reads[column]?(object) ?? .unknown, probe.object, object)
+            if result != .orderedSame { return result == .orderedAscending }
+        }
+        return Self.tieBreak(probe.object, object)
+    }
+
+    /// Row `row` of `objects` with the keys `keys` kept for it (its keys as of when they were
+    /// stored, which may be older than its values now).
+    func probe(ofRow row: Int, of objects: [Object], keys: KeyColumn) -> Probe {
+        let width = reads.count
+        return Probe(object: objects[row], keys: Array(keys.values[(row * width)..<((row + 1) * width)]))
+    }
+
     /// The keys of a sorted array of objects, kept beside it, so that a binary search compares
     /// keys in one contiguous array instead of reading each object it visits (a cache miss or
     /// more apiece in a large result).

@@ -22,9 +22,9 @@ struct FetchPlan<T: ManagedObject> {
     /// The objects memory answers for (before the predicate), per the inclusion rules of
     /// ``FetchRequest/includesPendingChanges``.
     var memoryObjects: [ManagedObject] = []
-    /// The IDs whose store rows are left out of what SQL returns.
+    /// The IDs of the objects memory answers for (inserted ones included).
     var excludedIDs: Set<ObjectID> = []
-    /// Those of ``excludedIDs`` that have a row in the store.
+    /// Those of ``excludedIDs`` that have a row in the store: ``storeQuery`` leaves them out.
     var excludedStoredIDs: [ObjectID] = []
 
     /// Whether limit and offset can be applied by SQL (the result then needs no predicate or
@@ -33,9 +33,15 @@ struct FetchPlan<T: ManagedObject> {
         engine != nil && predicate.isExact && sortKeys != nil && (request.fetchLimit != nil || request.fetchOffset > 0)
     }
 
-    /// The query for the store, without a window.
+    /// The query for the store, without a window: the translated predicate, minus the rows
+    /// memory answers for.
     var storeQuery: StoreQuery {
-        StoreQuery(entities: entities, condition: predicate.condition, sortKeys: sortKeys)
+        var condition = predicate.condition
+        if !excludedStoredIDs.isEmpty {
+            let excluded = QueryCondition.not(.isIn(.key(.scope(0, entity)), excludedStoredIDs.map { .object($0) }))
+            condition = condition.map { $0 && excluded } ?? excluded
+        }
+        return StoreQuery(entities: entities, condition: condition, sortKeys: sortKeys)
     }
 }
 

@@ -52,12 +52,16 @@ struct SQLQueryBuilder {
 
     private func statement(_ select: String, _ query: StoreQuery, filter: String?) -> SQLStatementText {
         var renderer = SQLQueryRenderer(schema: schema, model: model)
+        let entityTieBreak = hierarchyHasSeveralEntities(query) && query.entities.count > 1
         var conditions: [String] = filter.map { [$0] } ?? []
         if let condition = query.condition { conditions.append(renderer.condition(condition)) }
+        if let boundary = query.after, let keys = query.sortKeys {
+            conditions.append(renderer.after(boundary, keys: keys, entityTieBreak: entityTieBreak))
+        }
         var sql = select
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if let keys = query.sortKeys {
-            sql += " ORDER BY " + renderer.orderBy(keys, entityTieBreak: hierarchyHasSeveralEntities(query) && query.entities.count > 1)
+            sql += " ORDER BY " + renderer.orderBy(keys, entityTieBreak: entityTieBreak)
         }
         if query.limit != nil || query.offset > 0 {
             sql += " LIMIT \(renderer.bind(.integer(Int64(query.limit ?? -1))))"

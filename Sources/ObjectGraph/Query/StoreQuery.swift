@@ -12,6 +12,8 @@ struct StoreQuery: Sendable {
     var limit: Int?
     /// How many leading rows to skip.
     var offset = 0
+    /// Only the rows after this one in the order of ``sortKeys`` (which must be set).
+    var after: QueryKeyset?
 
     init(entities: [EntityDescription], condition: QueryCondition? = nil, sortKeys: [QuerySortKey]? = nil, limit: Int? = nil, offset: Int = 0) {
         self.entities = entities
