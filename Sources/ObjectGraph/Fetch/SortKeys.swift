@@ -153,6 +153,18 @@ struct SortKeys<Object: ManagedObject> {
         return Self.tieBreak(objects[row], probe.object)
     }
 
+    /// The order of two objects under one descriptor alone, as ``sorted(_:)`` compares a column
+    /// (NaN after every number, `nil` first, strings by the descriptor's comparator).
+    static func compare(_ lhs: Object, _ rhs: Object, by descriptor: SortDescriptor<Object>) -> ComparisonResult {
+        guard let keyPath = descriptor.keyPath else { return descriptor.compare(lhs, rhs) }
+        var strings = descriptor.stringComparator
+        strings?.order = .forward
+        guard let result = compareSortValues(value(lhs[keyPath: keyPath]), value(rhs[keyPath: keyPath]), strings: strings) else {
+            return descriptor.compare(lhs, rhs)
+        }
+        return descriptor.order == .reverse ? result.reversed : result
+    }
+
     static func tieBreak(_ lhs: Object, _ rhs: Object) -> Bool {
         guard let left = lhs.objectID, let right = rhs.objectID else { return ObjectIdentifier(lhs) < ObjectIdentifier(rhs) }
         return left < right
