@@ -23,9 +23,10 @@ final class ClassLayout: @unchecked Sendable {
     private let hasRelationships: Bool
     /// Where each wrapper's slot cache lives inside an instance, in slot order, when known.
     private let slotCacheOffsets: [Int]?
-    /// While set, wrappers that look their slot up tell their key path even when the slot is
-    /// known (see ``learnKeyPaths(from:_:)``). Guarded by `lock`.
-    private var recordsWrappedKeyPaths = false
+    /// While above zero, wrappers that look their slot up tell their key path even when the
+    /// slot is known (see ``learnKeyPaths(from:_:)``); a count, as several queues may learn at
+    /// once. Guarded by `lock`.
+    private var keyPathLearners = 0
     /// Where each property's wrapper lives inside an instance, in slot order, when the runtime
     /// can tell (it can for classes on the platforms we build for); `nil` means "use `Mirror`".
     /// Reading wrappers at known offsets makes inserting an object cost no reflection.
@@ -121,7 +122,7 @@ final class ClassLayout: @unchecked Sendable {
         let key = ObjectIdentifier(storage)
         let known: Int? = lock.withLock {
             guard let slot = slotByKeyPath[key] else { return nil }
-            if recordsWrappedKeyPaths { slotByWrappedKeyPath[wrapped] = slot }
+            if keyPathLearners > 0 { slotByWrappedKeyPath[wrapped] = slot }
             return slot
         }
         if let known { return known }
@@ -155,10 +156,10 @@ final class ClassLayout: @unchecked Sendable {
     /// Runs `body` on `object` with its wrappers' slot caches cleared, so that each wrapper
     /// `body` uses tells the layout its own key path (for ``slot(forWrapped:)``).
     func learnKeyPaths(from object: ManagedObject, _ body: () -> Void) {
-        lock.withLock { recordsWrappedKeyPaths = true }
+        lock.withLock { keyPathLearners += 1 }
         writeSlotCaches(of: object) { _ in -1 }
         body()
-        lock.withLock { recordsWrappedKeyPaths = false }
+        lock.withLock { keyPathLearners -= 1 }
         fillSlotCaches(of: object)
     }
 
