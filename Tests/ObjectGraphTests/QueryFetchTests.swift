@@ -173,6 +173,25 @@ struct QueryFetchTests {
         }
     }
 
+    @Test("a captured list longer than SQLite's placeholder limit still gives the in-memory answer")
+    func longCapturedLists() throws {
+        let container = try savedContents(50)
+        let view = container.viewContext
+        try view.performAndWait { () throws -> Void in
+            let names = (0..<40_000).map { "c\($0 * 3)" } + ["e\u{301}"]
+            let ranks = (0..<40_000).map { $0 * 3 } + [Int.min, Int.max]
+            let doubles = (0..<40_000).map { Double($0 * 3) }
+            let byName = FetchRequest<Content>(predicate: #Predicate { names.contains($0.name) }, sortBy: [SortDescriptor(\.rank)])
+            let byRank = FetchRequest<Content>(predicate: #Predicate { ranks.contains($0.rank) }, sortBy: [SortDescriptor(\.rank)])
+            #expect(try view.fetch(byName).map(\.rank) == Array(stride(from: 0, to: 50, by: 3)))
+            #expect(try view.fetch(byRank).map(\.rank) == Array(stride(from: 0, to: 50, by: 3)))
+            #expect(try view.explain(byName).predicateInMemory.isEmpty)
+            let doubleRequest = FetchRequest<AllTypes>(predicate: #Predicate { doubles.contains($0.double) })
+            #expect(try view.fetch(doubleRequest).isEmpty)
+            #expect(try view.explain(doubleRequest).predicateInMemory.count == 1)
+        }
+    }
+
     // MARK: Explain and indexes
 
     @Test("explain says which part of a request runs in SQL and which in memory")

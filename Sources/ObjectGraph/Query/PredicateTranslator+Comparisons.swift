@@ -3,6 +3,10 @@ import Foundation
 // Comparisons, membership and ranges, string tests, type checks, and the operations on
 // captured numbers that are worked out before the query.
 extension PredicateTranslator {
+    /// The longest captured list written with a placeholder per value (SQLite allows 32,766
+    /// placeholders a statement).
+    static let longestPlaceholderList = 10_000
+
     /// `lhs == rhs` (or `!=`).
     func equality(_ lhs: QueryTerm, _ rhs: QueryTerm, negated: Bool) throws(Untranslatable) -> QueryTerm {
         let equal: QueryCondition
@@ -54,6 +58,10 @@ extension PredicateTranslator {
     mutating func contains(_ sequence: QueryTerm, _ element: QueryTerm) throws(Untranslatable) -> QueryTerm {
         switch (sequence, element) {
         case (.list(let values, let hasNil), .value(let value)):
+            // Beyond what placeholders can carry, only what JSON carries goes to SQL.
+            guard values.count <= Self.longestPlaceholderList || SQLQueryRenderer.jsonArray(of: values) != nil else {
+                throw Untranslatable(reason: "a captured list of \(values.count) values of a type JSON cannot carry")
+            }
             var condition = QueryCondition.isIn(value, values)
             if hasNil, value.isOptional { condition = condition || .isNil(value) }
             return .condition(condition)

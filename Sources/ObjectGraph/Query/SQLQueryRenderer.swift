@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes translated conditions, values and sort keys as SQLite expressions, with numbered
 /// placeholders (`?1`, `?2`, …) whose values collect in ``bindings``; a piece of text may be
 /// written twice and still name the same values.
@@ -32,8 +34,27 @@ struct SQLQueryRenderer {
     }
 
     static let negativeZero = "X'8000000000000000'"
-    /// Lists of keys longer than this are bound as one JSON array.
+    /// Lists longer than this are bound as one JSON array when JSON can carry their values.
     static let longKeyList = 64
+
+    /// `values` as a JSON array that `json_each` reads back as the same SQL values: keys,
+    /// integers, booleans and strings without NUL; `nil` for anything else.
+    static func jsonArray(of values: [PropertyValue]) -> String? {
+        var items: [String] = []
+        items.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .object(let id): items.append(String(id.primaryKey))
+            case .integer(let int): items.append(String(int))
+            case .bool(let bool): items.append(bool ? "1" : "0")
+            case .string(let string) where !string.utf8.contains(0):
+                guard let data = try? JSONEncoder().encode(string), let text = String(data: data, encoding: .utf8) else { return nil }
+                items.append(text)
+            default: return nil
+            }
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
     static let emptyBlob = "X''"
 
     // MARK: Conditions
@@ -167,10 +188,9 @@ struct SQLQueryRenderer {
                 if number == 0 { hasZero = true } else { list.append(bind(.double(number))) }
             }
             if hasZero { list += ["0.0", Self.negativeZero] }
-        } else if case .object = value.type, values.count > Self.longKeyList {
-            // Many keys: one JSON array instead of a placeholder each.
-            let keys = values.compactMap { value -> String? in if case .object(let id) = value { String(id.primaryKey) } else { nil } }
-            list = ["SELECT value FROM json_each(\(bind(.string("[" + keys.joined(separator: ",") + "]"))))"]
+        } else if values.count > Self.longKeyList, let json = Self.jsonArray(of: values) {
+            // Many values: one JSON array instead of a placeholder each.
+            list = ["SELECT value FROM json_each(\(bind(.string(json))))"]
         } else {
             list = values.map { bind($0) }
         }
