@@ -9,10 +9,165 @@ extension ManagedObjectContext {
     /// included; with ``FetchRequest/includesPendingChanges`` (the default) unsaved inserts
     /// count and unsaved deletes do not.
     ///
+    /// On a SQLite store the predicate, the sort, the limit and the offset run in SQL where they
+    /// translate exactly, and only the rows returned become objects; see `Docs/Queries.md` and
+    /// ``explain(_:)``. The answer is the same as when everything is evaluated in memory.
+    ///
     /// - Throws: ``ObjectGraphError/unknownEntity(_:)`` for a class outside the model,
     ///   ``ObjectGraphError/predicateFailed(entity:message:)`` if the predicate throws, or a
     ///   store error.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        let plan = try makePlan(request)
+        guard let engine = plan.engine else { return try fetchInMemory(request) }
+        return try fetchObjects(plan, engine: engine)
+    }
+
+    /// How many objects match `request` (ignoring its limit and offset).
+    ///
+    /// On a SQLite store a predicate that translates fully is counted by `SELECT count(*)`,
+    /// corrected for the context's unsaved changes; no object is made.
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        var unwindowed = request
+        unwindowed.fetchLimit = nil
+        unwindowed.fetchOffset = 0
+        unwindowed.sortDescriptors = []
+        let plan = try makePlan(unwindowed)
+        guard let engine = plan.engine, plan.predicate.isExact else { return try fetch(unwindowed).count }
+        // Rows memory answers for are left out of the SQL count and counted here.
+        var count = try engine.count(matching: plan.storeQuery)
+        for object in plan.memoryObjects where try request.matches(unsafeDowncast(object, to: T.self)) { count += 1 }
+        return count
+    }
+
+    /// The IDs of the objects `request` matches, in its order and window, without making the
+    /// objects when the predicate and the sort translate to SQL.
+    ///
+    /// ```swift
+    /// let ids = try view.fetchIdentifiers(FetchRequest<Profile>(predicate: #Predicate { $0.city == "Oslo" }))
+    /// ```
+    ///
+    /// Unsaved changes count as in ``fetch(_:)``. When a part must be evaluated in memory (or
+    /// objects with unsaved changes must be placed in a sorted result), the objects involved are
+    /// made to decide.
+    public func fetchIdentifiers<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
+        let plan = try makePlan(request)
+        guard let engine = plan.engine, plan.predicate.isExact, plan.sortKeys != nil,
+              plan.memoryObjects.isEmpty || request.sortDescriptors.isEmpty else {
+            return try fetch(request).compactMap(\.objectID)
+        }
+        var query = plan.storeQuery
+        let window = windowInSQL(plan, query: &query)
+        let sortsByIDInMemory = dropOrderByID(&query)
+        var ids = try engine.identifiers(matching: query)
+        if sortsByIDInMemory { ids.sort() }
+        guard !window.isComplete else { return ids }
+        if !plan.memoryObjects.isEmpty {
+            // Without sort descriptors the order is the IDs' own.
+            for object in plan.memoryObjects where try request.matches(unsafeDowncast(object, to: T.self)) {
+                if let id = object.objectID { ids.append(id) }
+            }
+            ids.sort()
+        }
+        let range = window.range(in: ids.count)
+        return range.count == ids.count ? ids : Array(ids[range])
+    }
+
+    /// A report of how `request` runs: which part of the predicate runs in SQL and which in
+    /// memory, whether the sort and the window run in SQL, the statement, and SQLite's plan for
+    /// it (which shows the indexes used).
+    ///
+    /// ```swift
+    /// print(try view.explain(FetchRequest<Profile>(predicate: #Predicate { $0.username == "ada" })))
+    /// ```
+    public func explain<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchExplanation {
+        let plan = try makePlan(request)
+        guard let engine = plan.engine else {
+            return FetchExplanation(
+                sql: nil, queryPlan: [], predicateInSQL: false, predicateInMemory: plan.predicate.inMemoryParts.map(\.description),
+                sortInSQL: false, windowInSQL: false, objectsEvaluatedInMemory: plan.memoryObjects.count)
+        }
+        var query = plan.storeQuery
+        let window = windowInSQL(plan, query: &query)
+        _ = dropOrderByID(&query)
+        let (sql, queryPlan) = try engine.explain(query)
+        return FetchExplanation(
+            sql: sql, queryPlan: queryPlan, predicateInSQL: plan.predicate.condition != nil,
+            predicateInMemory: plan.predicate.inMemoryParts.map(\.description), sortInSQL: plan.sortKeys != nil,
+            windowInSQL: window.isInSQL, objectsEvaluatedInMemory: plan.memoryObjects.count)
+    }
+
+    // MARK: Running a plan
+
+    private func fetchObjects<T: ManagedObject>(_ plan: FetchPlan<T>, engine: any StoreQueryEngine) throws -> [T] {
+        let request = plan.request
+        var query = plan.storeQuery
+        let window = windowInSQL(plan, query: &query)
+        let sortsByIDInMemory = dropOrderByID(&query)
+        let rows = try engine.rows(matching: query)
+        var objects: [T] = []
+        objects.reserveCapacity(rows.count + plan.memoryObjects.count)
+        registry.reserveCapacity(registry.count + rows.count)
+        for row in rows { objects.append(unsafeDowncast(materialize(row), to: T.self)) }
+        if !plan.predicate.isExact {
+            objects = try objects.filter { try request.matches($0) }
+        }
+        let storedCount = objects.count
+        for object in plan.memoryObjects {
+            let typed = unsafeDowncast(object, to: T.self)
+            if try request.matches(typed) { objects.append(typed) }
+        }
+        if sortsByIDInMemory {
+            objects.sort { $0.objectID! < $1.objectID! }
+            if window.isComplete { return objects }
+        }
+        if window.isComplete { return objects }
+        if plan.sortKeys == nil || objects.count > storedCount {
+            sortInMemory(&objects, by: request.sortDescriptors, entity: plan.entity)
+        }
+        let range = window.range(in: objects.count)
+        return range.count == objects.count ? objects : Array(objects[range])
+    }
+
+    /// Leaves the order out of `query` when it is only the tie-break by object ID and nothing
+    /// is cut in SQL: SQLite then picks the best index for the predicate instead of walking the
+    /// table in key order to spare a sort, and the rows are put in ID order in memory (cheap:
+    /// only what the fetch returns). Returns whether it did.
+    private func dropOrderByID(_ query: inout StoreQuery) -> Bool {
+        guard let keys = query.sortKeys, keys.isEmpty, query.limit == nil, query.offset == 0, query.after == nil else { return false }
+        query.sortKeys = nil
+        return true
+    }
+
+    /// Puts as much of the request's window into `query` as SQL can take, and says what is left.
+    private func windowInSQL<T>(_ plan: FetchPlan<T>, query: inout StoreQuery) -> WindowInSQL {
+        let limit = plan.request.fetchLimit
+        let offset = plan.request.fetchOffset
+        guard plan.windowRunsInSQL else { return WindowInSQL(limit: limit, offset: offset, isInSQL: false, isComplete: false) }
+        if plan.memoryObjects.isEmpty {
+            query.limit = limit
+            query.offset = offset
+            return WindowInSQL(limit: limit, offset: offset, isInSQL: true, isComplete: true)
+        }
+        // Objects answered in memory may take any place up to the window's end: read the rows
+        // up to there, place them, cut in memory.
+        guard let limit else { return WindowInSQL(limit: nil, offset: offset, isInSQL: false, isComplete: false) }
+        query.limit = offset + limit
+        return WindowInSQL(limit: limit, offset: offset, isInSQL: true, isComplete: false)
+    }
+
+    /// Sorts fetched objects as the in-memory path does: by integer slots when it can, by the
+    /// sort keys otherwise; ties by object ID.
+    func sortInMemory<T: ManagedObject>(_ objects: inout [T], by descriptors: [SortDescriptor<T>], entity: EntityDescription) {
+        if IntegerSortKeys(descriptors, entity: entity, learningFrom: objects.first)?.sort(&objects) != true {
+            objects = SortKeys(descriptors).sorted(objects)
+        }
+    }
+
+    // MARK: In memory
+
+    /// Every candidate made an object, the predicate evaluated on each, sorted and windowed in
+    /// memory: what a store without SQL does, and the reference the SQL path agrees with.
+    func fetchInMemory<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         let entity = try model.requireEntity(for: T.self)
         var matches = try fetchCandidates(request)
         if request.predicate != nil {
@@ -23,21 +178,9 @@ extension ManagedObjectContext {
             }
             matches.removeLast(matches.count - kept)
         }
-        if IntegerSortKeys(request.sortDescriptors, entity: entity, learningFrom: matches.first)?.sort(&matches) != true {
-            matches = SortKeys(request.sortDescriptors).sorted(matches)
-        }
-        let start = min(request.fetchOffset, matches.count)
-        let end = request.fetchLimit.map { min(start + $0, matches.count) } ?? matches.count
-        return start == 0 && end == matches.count ? matches : Array(matches[start..<end])
-    }
-
-    /// How many objects match `request` (ignoring its limit and offset).
-    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
-        var unwindowed = request
-        unwindowed.fetchLimit = nil
-        unwindowed.fetchOffset = 0
-        unwindowed.sortDescriptors = []
-        return try fetch(unwindowed).count
+        sortInMemory(&matches, by: request.sortDescriptors, entity: entity)
+        let range = WindowInSQL(limit: request.fetchLimit, offset: request.fetchOffset, isInSQL: false, isComplete: false).range(in: matches.count)
+        return range.count == matches.count ? matches : Array(matches[range])
     }
 
     /// Every object of the request's entity (and sub-entities, if asked), before the predicate.
@@ -82,5 +225,22 @@ extension ManagedObjectContext {
             }
         }
         return count
+    }
+}
+
+/// What part of a fetch's window SQL applied.
+struct WindowInSQL {
+    let limit: Int?
+    let offset: Int
+    /// Whether SQL limited the rows it returned.
+    let isInSQL: Bool
+    /// Whether SQL applied the whole window: the rows need no cutting.
+    let isComplete: Bool
+
+    /// The window's place in `count` results.
+    func range(in count: Int) -> Range<Int> {
+        let start = min(offset, count)
+        let end = limit.map { min(start + $0, count) } ?? count
+        return start..<end
     }
 }

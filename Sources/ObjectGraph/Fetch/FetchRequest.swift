@@ -25,6 +25,9 @@ public struct FetchRequest<T: ManagedObject>: Sendable {
     /// Properties of related objects whose change should report the fetched object as updated,
     /// for example `"bucket.name"`: used by fetched-results controllers.
     public var relationshipKeyPathsForRefreshing: Set<String> = []
+    /// Runs the whole fetch in memory even on a store that runs SQL: the reference the SQL
+    /// path is tested against.
+    var evaluatesInMemory = false
 
     /// Creates a request.
     public init(predicate: Predicate<T>? = nil, sortBy sortDescriptors: [SortDescriptor<T>] = []) {
@@ -43,10 +46,12 @@ public struct FetchRequest<T: ManagedObject>: Sendable {
         }
     }
 
-    /// Whether `lhs` sorts before `rhs` under the sort descriptors.
+    /// Whether `lhs` sorts before `rhs` under the sort descriptors, in the order fetches use:
+    /// `nil` first, and for doubles and dates NaN after every number (`SortDescriptor` alone
+    /// gives NaN no place).
     public func areInIncreasingOrder(_ lhs: T, _ rhs: T) -> Bool {
         for descriptor in sortDescriptors {
-            switch descriptor.compare(lhs, rhs) {
+            switch SortKeys.compare(lhs, rhs, by: descriptor) {
             case .orderedAscending: return true
             case .orderedDescending: return false
             case .orderedSame: continue

@@ -4,8 +4,9 @@ import Foundation
 /// calling `SortDescriptor.compare` — which reads key paths dynamically on every comparison —
 /// n log n times.
 ///
-/// The order is exactly the descriptors' own: numbers, dates and UUIDs compare as `Comparable`
-/// does, `nil` before any value, and strings with the descriptor's own string comparator. A
+/// The order is the descriptors' own: integers and UUIDs compare as `Comparable` does,
+/// doubles and dates too but with NaN after every number (see ``orderingOfDoubles(_:_:)``),
+/// `nil` before any value, and strings with the descriptor's own string comparator. A
 /// descriptor whose values are of another type is compared by the descriptor itself. Ties are
 /// broken by object ID, so the order is total and stable across fetches.
 struct SortKeys<Object: ManagedObject> {
@@ -92,6 +93,23 @@ struct SortKeys<Object: ManagedObject> {
         return Self.tieBreak(lhs, probe.object)
     }
 
+    /// Whether the probed object (with the keys it had when probed) comes before `object` (with
+    /// its keys now), in the order of ``sorted(_:)``.
+    func isOrdered(_ probe: Probe, before object: Object) -> Bool {
+        for column in 0..<reads.count {
+            let result = compare(column, probe.keys[column], reads[column]?(object) ?? .unknown, probe.object, object)
+            if result != .orderedSame { return result == .orderedAscending }
+        }
+        return Self.tieBreak(probe.object, object)
+    }
+
+    /// Row `row` of `objects` with the keys `keys` kept for it (its keys as of when they were
+    /// stored, which may be older than its values now).
+    func probe(ofRow row: Int, of objects: [Object], keys: KeyColumn) -> Probe {
+        let width = reads.count
+        return Probe(object: objects[row], keys: Array(keys.values[(row * width)..<((row + 1) * width)]))
+    }
+
     /// The keys of a sorted array of objects, kept beside it, so that a binary search compares
     /// keys in one contiguous array instead of reading each object it visits (a cache miss or
     /// more apiece in a large result).
@@ -133,6 +151,18 @@ struct SortKeys<Object: ManagedObject> {
             if result != .orderedSame { return result == .orderedAscending }
         }
         return Self.tieBreak(objects[row], probe.object)
+    }
+
+    /// The order of two objects under one descriptor alone, as ``sorted(_:)`` compares a column
+    /// (NaN after every number, `nil` first, strings by the descriptor's comparator).
+    static func compare(_ lhs: Object, _ rhs: Object, by descriptor: SortDescriptor<Object>) -> ComparisonResult {
+        guard let keyPath = descriptor.keyPath else { return descriptor.compare(lhs, rhs) }
+        var strings = descriptor.stringComparator
+        strings?.order = .forward
+        guard let result = compareSortValues(value(lhs[keyPath: keyPath]), value(rhs[keyPath: keyPath]), strings: strings) else {
+            return descriptor.compare(lhs, rhs)
+        }
+        return descriptor.order == .reverse ? result.reversed : result
     }
 
     static func tieBreak(_ lhs: Object, _ rhs: Object) -> Bool {
@@ -242,8 +272,8 @@ private func compareSortValues(_ lhs: SortValue, _ rhs: SortValue, strings: Stri
     case (_, .null): return .orderedDescending
     case let (.integer(a), .integer(b)): return ordering(a, b)
     case let (.unsigned(a), .unsigned(b)): return ordering(a, b)
-    case let (.double(a), .double(b)): return ordering(a, b)
-    case let (.date(a), .date(b)): return ordering(a, b)
+    case let (.double(a), .double(b)): return orderingOfDoubles(a, b)
+    case let (.date(a), .date(b)): return orderingOfDoubles(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
     case let (.uuid(a), .uuid(b)): return ordering(a, b)
     case let (.string(a), .string(b)): return strings.map { $0.compare(a, b) } ?? ordering(a, b)
     default: return nil
@@ -252,4 +282,16 @@ private func compareSortValues(_ lhs: SortValue, _ rhs: SortValue, strings: Stri
 
 private func ordering<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
     lhs < rhs ? .orderedAscending : (rhs < lhs ? .orderedDescending : .orderedSame)
+}
+
+/// The total order of doubles (and dates) in sorts: -∞ … -0.0 = 0.0 … +∞, then NaN, every NaN
+/// equal to every other. Swift's `<` alone is not an order with NaN in it (NaN is "the same" as
+/// everything), and SQL sorts the stored NaNs last too.
+func orderingOfDoubles(_ lhs: Double, _ rhs: Double) -> ComparisonResult {
+    switch (lhs.isNaN, rhs.isNaN) {
+    case (true, true): .orderedSame
+    case (true, false): .orderedDescending
+    case (false, true): .orderedAscending
+    case (false, false): ordering(lhs, rhs)
+    }
 }

@@ -26,6 +26,9 @@ extension FetchedResultsController {
             }
         }
         guard !affected.isEmpty else { return }
+        // A limited window: where it ended, and what it held (see +Window).
+        let boundary = windowBoundary()
+        let previousObjects = windowLimit == nil ? [] : fetchedObjects
 
         // Where the affected objects stood, in the world of the previous batch.
         var oldIndex: [ObjectIdentifier: Int] = [:]
@@ -35,7 +38,7 @@ extension FetchedResultsController {
             }
         }
         if affected.count == 1, let object = affected.first, let index = oldIndex[ObjectIdentifier(object)],
-           staysInPlace(object, at: index, previousValues: change) {
+           boundary == nil || index < fetchedObjects.count - 1, staysInPlace(object, at: index, previousValues: change) {
             sortKeys.replaceRow(index, with: sortKeys.probe(object), in: &fetchedKeys)
             report(affected: affected, oldIndex: oldIndex, newIndex: oldIndex, oldTable: sectionTable,
                    deletedSections: [], createdSectionNames: [])
@@ -57,7 +60,7 @@ extension FetchedResultsController {
         var included: [Object] = []
         for object in affected where !object.isDeleted && object.managedObjectContext === managedObjectContext {
             do {
-                if try fetchRequest.matches(object) { included.append(object) }
+                if try fetchRequest.matches(object), windowAdmits(object, boundary: boundary) { included.append(object) }
             } catch {
                 // Membership stays as it was: an object that was a result remains one.
                 if oldIndex[ObjectIdentifier(object)] != nil { included.append(object) }
@@ -88,6 +91,7 @@ extension FetchedResultsController {
             deletedSections.remove(at: refilled)
             return true
         }
+        adjustWindow(affected: &affected, included: &included, oldIndex: &oldIndex, previousObjects: previousObjects)
         var newIndex: [ObjectIdentifier: Int] = [:]
         for object in included {
             if let index = locate(object) { newIndex[ObjectIdentifier(object)] = index }

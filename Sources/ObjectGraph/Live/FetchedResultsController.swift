@@ -15,8 +15,12 @@ import Streams
 /// It follows the context's ``ManagedObjectContext/objectsDidChange`` (local edits, saves, and
 /// merges of sibling saves) and costs work in proportion to the objects that changed: positions
 /// are found by binary search in the sorted results, never by re-fetching or diffing the whole
-/// array. Use it on its context's queue. Fetch limit and offset are not applied: the controller
-/// tracks every matching object.
+/// array. Use it on its context's queue.
+///
+/// With a `fetchLimit` (and no offset and no sections) the controller keeps a live window: the
+/// first N objects by the request's order. When one leaves, the next enters, read by a keyed
+/// query for just that row. With an offset or sections, limit and offset are not applied: the
+/// controller tracks every matching object.
 public final class FetchedResultsController<Object: ManagedObject> {
     /// The request whose results are tracked.
     public let fetchRequest: FetchRequest<Object>
@@ -43,6 +47,11 @@ public final class FetchedResultsController<Object: ManagedObject> {
     var onDifference: ((CollectionDifference<Object>) -> Void)?
     /// Called when a change could not be applied.
     var onError: ((ObjectGraphError) -> Void)?
+    /// At most this many objects are fetched by ``performFetch()``, for a controller that
+    /// needs no more to know where it stands (one following a single object needs two).
+    var initialFetchLimit: Int?
+    /// Whether objects that match may exist after the last one of a limited window.
+    var windowMayHaveMore = false
 
     /// Creates a controller. Nothing is fetched until ``performFetch()``.
     ///
@@ -67,9 +76,11 @@ public final class FetchedResultsController<Object: ManagedObject> {
             throw ObjectGraphError.sectionKeyNotSorted(entity: String(describing: Object.self))
         }
         var unwindowed = fetchRequest
-        unwindowed.fetchLimit = nil
+        unwindowed.fetchLimit = windowLimit ?? initialFetchLimit
         unwindowed.fetchOffset = 0
-        let objects = try managedObjectContext.fetch(unwindowed)  // already in the total order
+        // In SQL where the request translates; already in the total order.
+        let objects = try managedObjectContext.fetch(unwindowed)
+        windowMayHaveMore = windowLimit.map { objects.count >= $0 } ?? false
         fetchedObjects = objects
         fetchedKeys = sortKeys.keyColumn(for: objects)
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))

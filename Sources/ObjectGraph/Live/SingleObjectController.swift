@@ -27,6 +27,8 @@ public final class SingleObjectController<Object: ManagedObject> {
         var request = FetchRequest<Object>(predicate: predicate)
         request.relationshipKeyPathsForRefreshing = relationshipKeyPathsForRefreshing
         controller = try FetchedResultsController(fetchRequest: request, context: context)
+        // Two rows tell one match from several (`LIMIT 2` in SQL).
+        controller.initialFetchLimit = 2
     }
 
     /// The matching object, or `nil` if none matches.
@@ -35,7 +37,11 @@ public final class SingleObjectController<Object: ManagedObject> {
     /// Fetches the matching object and starts following the context.
     public func performFetch() throws {
         try controller.performFetch()
-        try checkSingleMatch()
+        if controller.fetchedObjects.count > 1 {
+            // The first fetch stopped at two; the error names how many match.
+            let count = try controller.managedObjectContext.count(for: controller.fetchRequest)
+            throw ObjectGraphError.multipleMatches(entity: String(describing: Object.self), count: count)
+        }
         // Weak: a failure reported in the middle of a batch can release this controller (an
         // ObjectPublisher lets it go when its stream fails) before the batch is reported.
         controller.onDifference = { [weak self] _ in

@@ -9,7 +9,7 @@ import Streams
 /// carries the mark, and the answer is cached by the key path's identity.
 @usableFromInline
 final class ClassLayout: @unchecked Sendable {
-    // `lock` protects `slotByKeyPath`, `slotByWrappedKeyPath`, `recordsWrappedKeyPaths` and
+    // `lock` protects `slotByKeyPath`, `slotByWrappedKeyPath`, `keyPathLearners` and
     // `tracedSlots`; everything else is immutable after init.
     private let lock = Lock()
     private var slotByKeyPath: [ObjectIdentifier: Int] = [:]
@@ -23,9 +23,10 @@ final class ClassLayout: @unchecked Sendable {
     private let hasRelationships: Bool
     /// Where each wrapper's slot cache lives inside an instance, in slot order, when known.
     private let slotCacheOffsets: [Int]?
-    /// While set, wrappers that look their slot up tell their key path even when the slot is
-    /// known (see ``learnKeyPaths(from:_:)``). Guarded by `lock`.
-    private var recordsWrappedKeyPaths = false
+    /// While above zero, wrappers that look their slot up tell their key path even when the
+    /// slot is known (see ``learnKeyPaths(from:_:)``); a count, as several queues may learn at
+    /// once. Guarded by `lock`.
+    private var keyPathLearners = 0
     /// The slots looked up so far in each object being traced (see ``slotsRead(from:_:)``;
     /// several models may be made at once). Guarded by `lock`.
     private var tracedSlots: [ObjectIdentifier: [Int]] = [:]
@@ -124,7 +125,7 @@ final class ClassLayout: @unchecked Sendable {
         let key = ObjectIdentifier(storage)
         let known: Int? = lock.withLock {
             guard let slot = slotByKeyPath[key] else { return nil }
-            if recordsWrappedKeyPaths { slotByWrappedKeyPath[wrapped] = slot }
+            if keyPathLearners > 0 { slotByWrappedKeyPath[wrapped] = slot }
             if !tracedSlots.isEmpty { tracedSlots[ObjectIdentifier(object)]?.append(slot) }
             return slot
         }
@@ -172,10 +173,10 @@ final class ClassLayout: @unchecked Sendable {
     /// Runs `body` on `object` with its wrappers' slot caches cleared, so that each wrapper
     /// `body` uses tells the layout its own key path (for ``slot(forWrapped:)``).
     func learnKeyPaths(from object: ManagedObject, _ body: () -> Void) {
-        lock.withLock { recordsWrappedKeyPaths = true }
+        lock.withLock { keyPathLearners += 1 }
         writeSlotCaches(of: object) { _ in -1 }
         body()
-        lock.withLock { recordsWrappedKeyPaths = false }
+        lock.withLock { keyPathLearners -= 1 }
         fillSlotCaches(of: object)
     }
 

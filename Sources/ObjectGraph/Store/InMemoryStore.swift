@@ -11,6 +11,9 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
 
     let path = ":memory:"
 
+    /// None: a fetch evaluates every row in memory, the reference the SQL path agrees with.
+    var queryEngine: (any StoreQueryEngine)? { nil }
+
     func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
         lock.withLock {
             let first = nextKeys[root.rootName, default: 1]

@@ -72,6 +72,10 @@ protocol PersistentStore: AnyObject, Sendable {
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID>
     /// Writes `changes` in one transaction, resolving conflicts by `policy`.
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult
+    /// Runs translated queries, when the store can (SQLite); `nil` when every fetch reads
+    /// ``rows(of:)`` and evaluates in memory (the in-memory store, whose rows are all in
+    /// memory anyway).
+    var queryEngine: (any StoreQueryEngine)? { get }
 }
 
 extension PersistentStore {

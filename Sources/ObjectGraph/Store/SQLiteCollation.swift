@@ -1,5 +1,3 @@
-import CSQLite
-
 /// The SQLite collation that compares text as Swift compares `String`s: equal when the strings
 /// are canonically equivalent (`==`), ordered as `<` orders them.
 ///
@@ -9,21 +7,11 @@ import CSQLite
 /// written `column COLLATE objectgraph_swift = ?` uses the index.
 enum SQLiteCollation {
     /// The collation's name in SQL.
-    static let name = "objectgraph_swift"
+    static let name = "og_string"
 
     /// `column` compared with this collation, as index definitions and lookups write it.
     static func collated(_ column: String) -> String {
         "\(column) COLLATE \(name)"
-    }
-
-    /// Registers the collation on a connection (see ``SQLiteConnection``'s set-up, which every
-    /// connection goes through).
-    static func register(on handle: OpaquePointer) -> Int32 {
-        sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, nil, { _, leftCount, left, rightCount, right in
-            SQLiteCollation.compare(
-                UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
-                UnsafeRawBufferPointer(start: right, count: Int(rightCount)))
-        }, nil)
     }
 
     /// -1, 0 or 1 as Swift orders the two UTF-8 texts.

@@ -12,6 +12,15 @@ final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// Statements of fetches, whose text depends on the predicate: a bounded cache, oldest first.
+    private var queryStatements: [String: SQLiteStatement] = [:]
+    private var queryStatementOrder: [String] = []
+    /// Where statements are reported when the log is on.
+    private let log: SQLLog?
+    private var isTracing = false
+
+    /// How many fetch statements stay prepared.
+    static let queryStatementCacheSize = 64
 
     /// How long a statement waits for another connection's lock before failing with
     /// ``ObjectGraphError/storeBusy(path:)``.
@@ -20,8 +29,9 @@ final class SQLiteConnection {
     /// Opens (or creates) the file; a read-only connection (for ``SQLiteReadPool``) never
     /// creates it. Nothing is read or written yet: SQLite reads the header on the first
     /// statement, so a damaged file is detected by the caller's first query.
-    init(path: String, readOnly: Bool = false) throws(ObjectGraphError) {
+    init(path: String, readOnly: Bool = false, log: SQLLog? = nil) throws(ObjectGraphError) {
         self.path = path
+        self.log = log
         var opened: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -32,12 +42,7 @@ final class SQLiteConnection {
             throw .storeUnavailable(path: path, message: message)
         }
         handle = opened
-        do {
-            try prepareForUse()
-        } catch {
-            sqlite3_close_v2(opened)
-            throw error
-        }
+        try prepareForUse()  // on failure, deinit closes the handle
     }
 
     /// The set-up every connection of a store goes through, writer and readers alike: whatever
@@ -46,12 +51,15 @@ final class SQLiteConnection {
     private func prepareForUse() throws(ObjectGraphError) {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
-        let code = SQLiteCollation.register(on: handle)
-        if code != SQLITE_OK { throw error(code: code, doing: "registering the collation \(SQLiteCollation.name)") }
+        // Queries and string indexes use these; a connection without them could not read them.
+        guard SQLiteQueryFunctions.register(on: handle) else {
+            throw .storeUnavailable(path: path, message: "the query collations and functions could not be registered")
+        }
     }
 
     deinit {
         statements = [:]  // finalizes them before the handle closes
+        queryStatements = [:]
         sqlite3_close_v2(handle)
     }
 
@@ -59,14 +67,30 @@ final class SQLiteConnection {
 
     /// The prepared statement for `sql`, prepared once and reused for the connection's life.
     func statement(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
+        updateTracing()
         if let cached = statements[sql] { return cached }
         let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
         statements[sql] = statement
         return statement
     }
 
+    /// The prepared statement of a fetch: kept while it is among the most recently used ones,
+    /// so that a program with many predicate shapes does not keep them all.
+    func queryStatement(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
+        updateTracing()
+        if let cached = queryStatements[sql] { return cached }
+        let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        if queryStatementOrder.count >= Self.queryStatementCacheSize {
+            queryStatements[queryStatementOrder.removeFirst()] = nil
+        }
+        queryStatements[sql] = statement
+        queryStatementOrder.append(sql)
+        return statement
+    }
+
     /// A statement for one use (schema checks at open time), finalized when released.
     func prepare(_ sql: String, flags: UInt32 = 0) throws(ObjectGraphError) -> SQLiteStatement {
+        updateTracing()
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil)
         guard code == SQLITE_OK, let prepared else {
@@ -104,6 +128,7 @@ final class SQLiteConnection {
         try transaction("BEGIN DEFERRED", body)
     }
 
+    /// Runs `body` between `begin` and `COMMIT`, rolling back if it throws.
     private func transaction<Result>(_ begin: String, _ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
         try statement(begin).run()
         do throws(ObjectGraphError) {
@@ -115,6 +140,33 @@ final class SQLiteConnection {
             if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK").run() }
             throw error
         }
+    }
+
+    // MARK: Log
+
+    /// Switches SQLite's statement profiling on or off to follow the log: it costs a clock
+    /// read per statement, so it is on only while someone listens.
+    private func updateTracing() {
+        guard let log, log.isEnabled != isTracing else { return }
+        isTracing.toggle()
+        guard isTracing else {
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            return
+        }
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, nanoseconds in
+            guard let context, let statement, let nanoseconds else { return 0 }
+            let log = Unmanaged<SQLLog>.fromOpaque(context).takeUnretainedValue()
+            let handle = OpaquePointer(statement)
+            let sql = sqlite3_sql(handle).map { String(cString: $0) } ?? ""
+            var expanded = sql
+            if let text = sqlite3_expanded_sql(handle) {
+                expanded = String(cString: text)
+                sqlite3_free(text)
+            }
+            let duration = Duration.nanoseconds(nanoseconds.load(as: Int64.self))
+            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: duration))
+            return 0
+        }, Unmanaged.passUnretained(log).toOpaque())
     }
 
     // MARK: Errors

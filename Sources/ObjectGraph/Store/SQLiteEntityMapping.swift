@@ -18,6 +18,13 @@ struct EntityMapping {
     let readers: [SlotReader]
     /// `pk, version`, then the slots' columns; every row of the entity.
     let selectAll: String
+    /// ``selectAll`` without its `WHERE`: the select list and joins, the table aliased `r`.
+    let selectFromTable: String
+    /// Keeps the hierarchy's table to this entity's rows (`r.entity = …`); `nil` when every row
+    /// is of this entity.
+    let entityFilter: String?
+    /// The (unquoted) column of each slot stored in a column.
+    let columnBySlot: [Int: String]
     /// The same for the row whose key is bound to `?1`.
     let selectOne: String
     /// `?1` key, then ``columnSlots`` from `?2`; the version is 1.
@@ -56,6 +63,7 @@ struct EntityMapping {
         var readers: [SlotReader] = []
         var columnSlots: [Int] = []
         var columnNames: [String] = []
+        var columnBySlot: [Int: String] = [:]
         var toMany: [Int: ToManyStorage] = [:]
 
         for property in entity.properties {
@@ -69,6 +77,7 @@ struct EntityMapping {
             selected.append("r.\(quoted(name))")
             columnSlots.append(property.index)
             columnNames.append(quoted(name))
+            columnBySlot[property.index] = name
             switch property.kind {
             case .attribute(let type, _):
                 readers.append(.attribute(type, column: column))
@@ -97,6 +106,9 @@ struct EntityMapping {
             if case .joinTable(let access)? = toMany[slot] { (slot, access) } else { nil }
         }
         selectAll = select + (filter.map { " WHERE \($0)" } ?? "")
+        selectFromTable = select
+        entityFilter = filter
+        self.columnBySlot = columnBySlot
         selectOne = select + " WHERE r.pk = ?1" + (filter.map { " AND \($0)" } ?? "")
         let placeholders = columnSlots.indices.map { "?\($0 + 2)" }
         insert = "INSERT INTO \(table) (pk, entity, version\(columnNames.map { ", " + $0 }.joined())) VALUES (?1, \(SQLiteSchema.literal(entity.name)), 1\(placeholders.map { ", " + $0 }.joined()))"
@@ -159,6 +171,9 @@ enum ToManyStorage {
 /// reads the same rows the other way round.
 struct JoinTableAccess {
     let table: String
+    /// The column holding this side's (the owner's) key, and the one holding the target's.
+    let ownerColumn: String
+    let targetColumn: String
     /// Targets of the owner `?1`, joined with the destination's table to drop deleted ones.
     let select: String
     /// Adds the pair owner `?1`, target `?2` (idempotent: both sides add it).
@@ -186,6 +201,8 @@ struct JoinTableAccess {
         let (ownerColumn, targetColumn) = isFirstSide ? ("owner", "target") : ("target", "owner")
         let name = quoted(table)
         self.table = table
+        self.ownerColumn = ownerColumn
+        self.targetColumn = targetColumn
         select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(quoted(destination.rootName)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1"
         insert = "INSERT OR IGNORE INTO \(name) (\(ownerColumn), \(targetColumn)) VALUES (?1, ?2)"
         delete = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1 AND \(targetColumn) = ?2"

@@ -23,13 +23,16 @@ final class SQLiteReadPool: @unchecked Sendable {
     private var idle: [SQLiteConnection] = []
     private let permits: DispatchSemaphore
     let path: String
+    /// Where the readers report their statements (see ``SQLLog``).
+    let log: SQLLog?
     /// How many reads may run at once.
     let maximumReaders: Int
 
     /// A pool for the file at `path`, which must exist and be in WAL mode (the writer's
     /// opening sees to both).
-    init(path: String, maximumReaders: Int = 4) {
+    init(path: String, log: SQLLog? = nil, maximumReaders: Int = 4) {
         self.path = path
+        self.log = log
         self.maximumReaders = maximumReaders
         permits = DispatchSemaphore(value: maximumReaders)
     }
@@ -67,7 +70,7 @@ final class SQLiteReadPool: @unchecked Sendable {
     private func borrow() throws(ObjectGraphError) -> SQLiteConnection {
         if let connection = lock.withLock({ idle.popLast() }) { return connection }
         // Opened outside the lock: it touches the file.
-        return try SQLiteConnection(path: path, readOnly: true)
+        return try SQLiteConnection(path: path, readOnly: true, log: log)
     }
 
     private func giveBack(_ connection: SQLiteConnection) {

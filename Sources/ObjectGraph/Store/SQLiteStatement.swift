@@ -112,6 +112,9 @@ final class SQLiteStatement {
 
     // MARK: Reading (indices start at 0, as in SQLite)
 
+    /// How many columns each row has.
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
     @inline(__always)
     func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 

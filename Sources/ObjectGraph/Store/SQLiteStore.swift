@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import Synchronization
 
 /// The store of a ``PersistentContainer`` opened with a file URL: one SQLite database in WAL
 /// mode, laid out as ``SQLiteSchema`` describes, with the same semantics as the in-memory store
@@ -31,6 +32,11 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     private let connection: SQLiteConnection
     /// The connections fetches read through (see ``SQLiteReadPool``).
     let readers: SQLiteReadPool
+    /// Where the connections report their statements (see ``PersistentContainer/sqlLogHandler``).
+    let sqlLog = SQLLog()
+    /// How many rows have been decoded into ``StoredRow``s: what a fetch materialises, counted
+    /// by tests that check a selective fetch reads only what it returns.
+    let decodedRowCount = Atomic<Int>(0)
     private var reservedKeys: [String: ClosedRange<Int64>] = [:]
     private var keyBlockSizes: [String: Int] = [:]
 
@@ -48,10 +54,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         path = url.path
         self.model = model
         schema = SQLiteSchema(model: model)
-        connection = try SQLiteConnection(path: path)
+        connection = try SQLiteConnection(path: path, log: sqlLog)
         try SQLiteStoreOpening(connection: connection, schema: schema, model: model).prepareFile()
         try SQLiteIndexes(connection: connection, schema: schema).bringInLine()
-        readers = SQLiteReadPool(path: path)
+        readers = SQLiteReadPool(path: path, log: sqlLog)
     }
 
     deinit {
@@ -68,6 +74,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
         let count = Int64(max(count, 1))
+        defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
         let rootName = root.rootName
@@ -99,7 +106,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // MARK: Reading
 
     func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow] {
-        try readers.read(inOneTransaction: entities.count > 1) { connection throws(ObjectGraphError) -> [StoredRow] in
+        try withReadConnection(inOneTransaction: entities.count > 1) { connection throws(ObjectGraphError) -> [StoredRow] in
             var rows: [StoredRow] = []
             for entity in entities {
                 let mapping = try mapping(for: entity)
@@ -114,13 +121,13 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow? {
-        try readers.read(inOneTransaction: false) { connection throws(ObjectGraphError) -> StoredRow? in
+        try withReadConnection { connection throws(ObjectGraphError) -> StoredRow? in
             try storedRow(for: id, mapping: mapping(for: id.entity), on: connection)
         }
     }
 
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
-        try readers.read(inOneTransaction: false) { connection throws(ObjectGraphError) -> Set<ObjectID> in
+        try withReadConnection { connection throws(ObjectGraphError) -> Set<ObjectID> in
             try storedTargets(of: id, slot: relationship.index, mapping: mapping(for: id.entity), on: connection)
         }
     }
@@ -159,7 +166,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Decodes the current row of a `selectAll`/`selectOne` statement.
-    private func readRow(_ statement: SQLiteStatement, _ mapping: EntityMapping) throws(ObjectGraphError) -> StoredRow {
+    func readRow(_ statement: SQLiteStatement, _ mapping: EntityMapping) throws(ObjectGraphError) -> StoredRow {
         var slots: [PropertyValue] = []
         slots.reserveCapacity(mapping.readers.count)
         for reader in mapping.readers {
@@ -181,6 +188,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 slots.append(.unloaded)
             }
         }
+        decodedRowCount.add(1, ordering: .relaxed)
         return StoredRow(id: ObjectID(entity: mapping.entity, primaryKey: statement.int64(at: 0)), version: statement.int64(at: 1), slots: slots)
     }
 
@@ -191,8 +199,19 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return entity
     }
 
+    /// Runs `body` with a reader that nothing else uses meanwhile, beside any save in progress:
+    /// every fetch reads through here. A `body` of several statements that must see one
+    /// snapshot passes `inOneTransaction: true` (or opens its own read transaction).
+    func withReadConnection<Result>(
+        inOneTransaction: Bool = false, _ body: (SQLiteConnection) throws(ObjectGraphError) -> Result
+    ) throws(ObjectGraphError) -> Result {
+        defer { sqlLog.deliverPending() }
+        return try readers.read(inOneTransaction: inOneTransaction, body)
+    }
+
     /// Runs `body` with the lock held and the connection in a write transaction.
     func withWriteTransaction<Result>(_ body: (SQLiteConnection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
         return try connection.writeTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }

@@ -1,0 +1,295 @@
+import Foundation
+
+/// Translates `#Predicate` expressions into ``QueryCondition``s that SQLite answers exactly as
+/// Swift does. A pure function of the predicate, the model and the key-path resolver.
+///
+/// The predicate's top-level conjuncts are translated one by one; what cannot be translated is
+/// left to memory, and the translated conjuncts still narrow the rows, as long as no conjunct
+/// before them may throw (a row the memory path would fail on must not be filtered away by a
+/// later conjunct). A forced unwrap (`$0.bucket!.name == "x"`) is translated with its failure
+/// case kept: the rows where it would throw stay in the narrowed set, and memory decides them.
+struct PredicateTranslator {
+    let model: ObjectModel
+    let resolver: any QueryKeyPathResolver
+    /// Whether relationship hops may be translated (off when unsaved changes to related objects
+    /// cannot be accounted for).
+    let allowsRelationships: Bool
+
+    /// What each predicate variable stands for.
+    private var bindings: [PredicateExpressions.VariableID: QueryTerm] = [:]
+    private var nextScope = 1
+    /// The relationship path of each `EXISTS` scope.
+    private var scopePaths: [Int: [QueryRelationshipStep]] = [:]
+    /// How deep inside `EXISTS` scopes the translation is; forced unwraps there stay in memory.
+    private var scopeDepth = 0
+    /// The rows where a forced unwrap of the conjunct being translated fails.
+    private var unwrapFailures: [QueryCondition] = []
+    private var relationshipPaths: [[QueryRelationshipStep]] = []
+    private var unknownKeyPaths: [UnknownKeyPath] = []
+
+    init(model: ObjectModel, resolver: any QueryKeyPathResolver, allowsRelationships: Bool = true) {
+        self.model = model
+        self.resolver = resolver
+        self.allowsRelationships = allowsRelationships
+    }
+
+    /// Translates `predicate` on rows of `entity`.
+    mutating func translate<T>(_ predicate: Predicate<T>, on entity: EntityDescription) -> TranslatedPredicate {
+        bindings = [predicate.variable.key: .row(.scope(0, entity))]
+        var conjuncts: [any PredicateExpression<Bool>] = []
+        Self.flattenConjunction(predicate.expression, into: &conjuncts)
+
+        var narrowing: [QueryCondition] = []
+        var earlierFailures: [QueryCondition] = []
+        var inMemory: [InMemoryPart] = []
+        var isExact = true
+        for (index, conjunct) in conjuncts.enumerated() {
+            unwrapFailures = []
+            do {
+                let condition = try self.condition(conjunct)
+                // Rows where an earlier or this conjunct's unwrap fails must stay.
+                let failures = earlierFailures + unwrapFailures
+                narrowing.append(failures.isEmpty ? condition : .or(failures + [condition]))
+                if !unwrapFailures.isEmpty {
+                    isExact = false
+                    inMemory.append(InMemoryPart(expression: conjunct, reason: "its forced unwraps are checked in memory"))
+                }
+                earlierFailures += unwrapFailures
+            } catch {
+                isExact = false
+                guard Self.mayThrow(conjunct) else {
+                    inMemory.append(InMemoryPart(expression: conjunct, reason: error.reason))
+                    continue
+                }
+                inMemory.append(InMemoryPart(expression: conjunct, reason: error.reason + "; it may throw, so nothing after it narrows"))
+                for later in conjuncts[(index + 1)...] { inMemory.append(InMemoryPart(expression: later, reason: "after a conjunct that may throw")) }
+                break
+            }
+        }
+        let condition: QueryCondition? = switch narrowing.count {
+        case 0: nil
+        case 1: narrowing[0]
+        default: .and(narrowing)
+        }
+        return TranslatedPredicate(
+            condition: condition, isExact: isExact, relationshipPaths: relationshipPaths,
+            unknownKeyPaths: unknownKeyPaths, inMemoryParts: inMemory)
+    }
+
+    /// The conjuncts of `expression` in evaluation order.
+    private static func flattenConjunction(_ expression: any PredicateExpression<Bool>, into conjuncts: inout [any PredicateExpression<Bool>]) {
+        if let conjunction = expression as? any ConjunctionExpression {
+            flattenConjunction(conjunction.left, into: &conjuncts)
+            flattenConjunction(conjunction.right, into: &conjuncts)
+        } else {
+            conjuncts.append(expression)
+        }
+    }
+
+    /// `expression` as Foundation describes it, unless it holds a value whose description
+    /// traps (a NaN `Date`): then its type.
+    static func describe(_ expression: any PredicateExpression) -> String {
+        func isPrintable(_ expression: any PredicateExpression) -> Bool {
+            guard let known = expression as? any TranslatableExpression else { return false }
+            if let constant = expression as? any CapturedValue, !constant.isPrintable { return false }
+            return known.subexpressions.allSatisfy(isPrintable)
+        }
+        return isPrintable(expression) ? String(describing: expression) : String(describing: type(of: expression))
+    }
+
+    /// Whether evaluating `expression` may throw: a node we do not know may.
+    static func mayThrow(_ expression: any PredicateExpression) -> Bool {
+        guard let known = expression as? any TranslatableExpression else { return true }
+        return known.throwsItself || known.subexpressions.contains { mayThrow($0) }
+    }
+
+    // MARK: Terms
+
+    /// Translates any expression.
+    mutating func term(_ expression: any PredicateExpression) throws(Untranslatable) -> QueryTerm {
+        guard let translatable = expression as? any TranslatableExpression else {
+            throw Untranslatable(reason: "\(type(of: expression)) has no SQL form")
+        }
+        return try translatable.translate(with: &self)
+    }
+
+    /// Translates an expression whose value is a `Bool`.
+    mutating func condition(_ expression: any PredicateExpression) throws(Untranslatable) -> QueryCondition {
+        try condition(of: term(expression))
+    }
+
+    /// A term used where a `Bool` is expected.
+    func condition(of term: QueryTerm) throws(Untranslatable) -> QueryCondition {
+        switch term {
+        case .condition(let condition): return condition
+        case .value(let value) where value.type == .bool && !value.isOptional:
+            if case .condition(let condition) = value { return condition }
+            return .isTrue(value)
+        default: throw Untranslatable(reason: "not a Bool")
+        }
+    }
+
+    /// A term used as a scalar value.
+    func value(of term: QueryTerm) throws(Untranslatable) -> QueryValue {
+        switch term {
+        case .value(let value): return value
+        case .condition(let condition): return .condition(condition)
+        default: throw Untranslatable(reason: "not a stored value")
+        }
+    }
+
+    /// What a variable stands for.
+    func variable(_ key: PredicateExpressions.VariableID) throws(Untranslatable) -> QueryTerm {
+        guard let term = bindings[key] else { throw Untranslatable(reason: "a variable bound outside the predicate") }
+        return term
+    }
+
+    /// Translates `body` with `key` bound to `term`.
+    mutating func with<Result>(_ key: PredicateExpressions.VariableID, boundTo term: QueryTerm, _ body: (inout PredicateTranslator) throws(Untranslatable) -> Result) throws(Untranslatable) -> Result {
+        let previous = bindings[key]
+        bindings[key] = term
+        defer { bindings[key] = previous }
+        return try body(&self)
+    }
+
+    // MARK: Key paths
+
+    /// `root[keyPath:]`, where the key path's value is of type `Output`.
+    mutating func keyPath<Output>(_ keyPath: AnyKeyPath, kind: CollectionKeyPathKind?, on root: QueryTerm, output: Output.Type) throws(Untranslatable) -> QueryTerm {
+        switch root {
+        case .row(let row):
+            return try property(keyPath, of: row, output: output)
+        case .rows(let toMany):
+            switch kind {
+            case .isEmpty: return .condition(.not(anyTarget(toMany) { _ in .constant(true) }))
+            case .count: return .value(.count(toMany))
+            case nil: throw Untranslatable(reason: "\(keyPath) on a to-many relationship")
+            }
+        case .value(let value) where value.type == .string && kind == .isEmpty:
+            return .condition(.compare(value, .equal, .constant(.string(""), .string)))
+        default:
+            throw Untranslatable(reason: "\(keyPath) is not a stored property")
+        }
+    }
+
+    private mutating func property<Output>(_ keyPath: AnyKeyPath, of row: QueryRow, output: Output.Type) throws(Untranslatable) -> QueryTerm {
+        guard let property = resolver.property(for: keyPath, in: row.entity) else {
+            unknownKeyPaths.append(UnknownKeyPath(entity: row.entity, keyPath: keyPath))
+            throw Untranslatable(reason: "\(keyPath) is not known as a stored property of \(row.entity.name)")
+        }
+        switch property.kind {
+        case let .attribute(type, isOptional):
+            guard let declared = AttributeType.of(Output.self), declared.type == type, declared.isOptional == isOptional else {
+                throw Untranslatable(reason: "\(keyPath) reads \(Output.self), not the stored \(property)")
+            }
+            return .value(.property(row, property, QueryType(type)))
+        case .relationship(let relationship):
+            guard allowsRelationships else { throw Untranslatable(reason: "related objects have unsaved changes") }
+            guard let destination = model.entity(named: relationship.destinationName) else {
+                throw Untranslatable(reason: "\(relationship.destinationName) is not in the model")
+            }
+            let step = QueryRelationshipStep(source: row.entity, relationship: property.name, destination: destination)
+            let path = self.path(of: row) + [step]
+            relationshipPaths.append(path)
+            if relationship.isToMany {
+                return .rows(QueryToMany(owner: row, relationship: property, destination: destination))
+            }
+            let target = QueryRow.target(key: .property(row, property, .object(destination)), entity: destination)
+            return .optionalRow(target)
+        }
+    }
+
+    /// The relationships from the fetched row to `row`.
+    private func path(of row: QueryRow) -> [QueryRelationshipStep] {
+        switch row {
+        case .scope(let scope, _):
+            return scopePaths[scope] ?? []
+        case .target(let key, let entity):
+            var key = key
+            while case .unwrapped(let inner) = key { key = inner }
+            guard case .property(let owner, let property, _) = key else { return [] }
+            return path(of: owner) + [QueryRelationshipStep(source: owner.entity, relationship: property.name, destination: entity)]
+        }
+    }
+
+    // MARK: Relationships
+
+    /// `EXISTS` over the targets of `toMany`, with the test `makeTest` makes on a target row.
+    mutating func anyTarget(_ toMany: QueryToMany, _ makeTest: (QueryRow) -> QueryCondition) -> QueryCondition {
+        let scope = openScope(for: toMany)
+        return .anyTarget(toMany, scope: scope, makeTest(.scope(scope, toMany.destination)))
+    }
+
+    private mutating func openScope(for toMany: QueryToMany) -> Int {
+        let scope = nextScope
+        nextScope += 1
+        let step = QueryRelationshipStep(source: toMany.owner.entity, relationship: toMany.relationship.name, destination: toMany.destination)
+        scopePaths[scope] = path(of: toMany.owner) + [step]
+        return scope
+    }
+
+    /// `EXISTS` over the targets of `toMany`, with `test` translated with `variable` bound to
+    /// each target.
+    mutating func anyTarget(_ toMany: QueryToMany, variable: PredicateExpressions.VariableID, test: any PredicateExpression) throws(Untranslatable) -> QueryCondition {
+        let scope = openScope(for: toMany)
+        scopeDepth += 1
+        defer { scopeDepth -= 1 }
+        let condition = try with(variable, boundTo: .row(.scope(scope, toMany.destination))) { translator throws(Untranslatable) in
+            try translator.condition(test)
+        }
+        return .anyTarget(toMany, scope: scope, condition)
+    }
+
+    // MARK: Optionals
+
+    /// `wrapped.flatMap { variable in transform }`.
+    mutating func flatMap(_ wrapped: QueryTerm, variable: PredicateExpressions.VariableID, transform: any PredicateExpression) throws(Untranslatable) -> QueryTerm {
+        let unwrapped: QueryTerm
+        let isNil: QueryCondition
+        switch wrapped {
+        case .optionalRow(let row):
+            unwrapped = .row(row)
+            isNil = .not(.exists(row))
+        case .value(let value) where value.isOptional:
+            unwrapped = .value(.unwrapped(value))
+            isNil = .isNil(value)
+        case .nilLiteral:
+            return .nilLiteral
+        default:
+            throw Untranslatable(reason: "flatMap on a value that is not optional")
+        }
+        let body = try with(variable, boundTo: unwrapped) { translator throws(Untranslatable) in try translator.term(transform) }
+        switch body {
+        case .row(let row), .optionalRow(let row):
+            // A target reached through a missing row is missing too.
+            guard case .target = row else { throw Untranslatable(reason: "flatMap to an object") }
+            return .optionalRow(row)
+        case .nilLiteral:
+            return .nilLiteral
+        default:
+            let value = try value(of: body)
+            // Reading a property of a missing target is already nil.
+            if case .optionalRow(let source) = wrapped, case .property(.target(let key, _), _, _) = value,
+               case .target(let sourceKey, _) = source, key.sameExpression(as: sourceKey) {
+                return .value(value)
+            }
+            return .value(.unlessNil(isNil: isNil, value: value))
+        }
+    }
+
+    /// `inner!`: translated as if present, with the rows where it is nil kept for memory, where
+    /// the unwrap throws as it does without SQL.
+    mutating func forceUnwrap(_ inner: QueryTerm) throws(Untranslatable) -> QueryTerm {
+        guard scopeDepth == 0 else { throw Untranslatable(reason: "a forced unwrap inside a relationship test") }
+        switch inner {
+        case .optionalRow(let row):
+            unwrapFailures.append(.not(.exists(row)))
+            return .row(row)
+        case .value(let value) where value.isOptional:
+            unwrapFailures.append(.isNil(value))
+            return .value(.unwrapped(value))
+        default:
+            throw Untranslatable(reason: "a forced unwrap of a value that is not optional")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Streams
+import Synchronization
+
+/// One statement the SQLite store ran, as the SQL log reports it.
+///
+/// ```swift
+/// container.sqlLogHandler = { entry in print(entry) }
+/// // ObjectGraph SQL 0.041 ms: SELECT r.pk, … FROM "Profile" AS r WHERE r."username" COLLATE og_string = 'ada' …
+/// ```
+public struct SQLLogEntry: Sendable, CustomStringConvertible {
+    /// The statement as prepared, with numbered placeholders (`?1`).
+    public let sql: String
+    /// The statement with its bound values written in.
+    public let expandedSQL: String
+    /// How long SQLite took to run it, from its first step to its reset.
+    public let duration: Duration
+
+    /// `ObjectGraph SQL 0.041 ms: SELECT …`, with the bound values written in.
+    public var description: String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        return "ObjectGraph SQL \(String(format: "%.3f", milliseconds)) ms: \(expandedSQL)"
+    }
+}
+
+/// Where a store's SQL log goes: off, unless the environment variable `OBJECTGRAPH_SQL_LOG` is
+/// `1` (then to standard error) or a handler is set on the container.
+///
+/// Connections record what they run while their store holds its lock; the handler is called
+/// later, by ``deliverPending()``, outside every lock, so that it may use the store itself.
+final class SQLLog: @unchecked Sendable {
+    // `lock` protects `handler` and `pending`.
+    private let lock = Lock()
+    private var handler: (@Sendable (SQLLogEntry) -> Void)?
+    private var pending: [SQLLogEntry] = []
+    private let enabled = Atomic<Bool>(false)
+
+    /// The environment variable that turns the log on for every store of the process.
+    static let environmentVariable = "OBJECTGRAPH_SQL_LOG"
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if environment[Self.environmentVariable] == "1" {
+            setHandler { entry in
+                FileHandle.standardError.write(Data((entry.description + "\n").utf8))
+            }
+        }
+    }
+
+    /// Whether statements should be recorded: read by connections before each statement.
+    var isEnabled: Bool { enabled.load(ordering: .relaxed) }
+
+    var currentHandler: (@Sendable (SQLLogEntry) -> Void)? {
+        lock.withLock { handler }
+    }
+
+    func setHandler(_ newHandler: (@Sendable (SQLLogEntry) -> Void)?) {
+        lock.withLock {
+            handler = newHandler
+            if newHandler == nil { pending = [] }
+        }
+        enabled.store(newHandler != nil, ordering: .relaxed)
+    }
+
+    /// Keeps an entry for the next delivery; called by SQLite's trace callback, lock held or not.
+    func record(_ entry: SQLLogEntry) {
+        lock.withLock { pending.append(entry) }
+    }
+
+    /// Hands what was recorded to the handler, outside every lock.
+    func deliverPending() {
+        guard isEnabled else { return }
+        lock.lock()
+        let entries = pending
+        let deliver = handler
+        pending = []
+        lock.unlock()
+        guard let deliver else { return }
+        for entry in entries { deliver(entry) }
+    }
+}
+
+extension PersistentContainer {
+    /// Called with every SQL statement the store runs and how long it took, like Core Data's
+    /// `-com.apple.CoreData.SQLDebug 1`; `nil` (the default) logs nothing. Setting the
+    /// environment variable `OBJECTGRAPH_SQL_LOG=1` starts every SQLite store with a handler that
+    /// prints to standard error.
+    ///
+    /// ```swift
+    /// container.sqlLogHandler = { entry in print(entry.sql, entry.duration) }
+    /// ```
+    ///
+    /// The handler runs on the thread that ran the statement, after the store has finished with
+    /// it; it may use the container. An in-memory store runs no SQL.
+    public var sqlLogHandler: (@Sendable (SQLLogEntry) -> Void)? {
+        get { (coordinator.store as? SQLiteStore)?.sqlLog.currentHandler }
+        set { (coordinator.store as? SQLiteStore)?.sqlLog.setHandler(newValue) }
+    }
+}

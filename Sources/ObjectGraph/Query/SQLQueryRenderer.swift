@@ -1,0 +1,338 @@
+import Foundation
+
+/// Writes translated conditions, values and sort keys as SQLite expressions, with numbered
+/// placeholders (`?1`, `?2`, …) whose values collect in ``bindings``; a piece of text may be
+/// written twice and still name the same values.
+///
+/// The SQL gives Swift's answer for every stored form:
+/// - strings compare with the `og_string` collation (Swift's `==` and `<`), which an index must
+///   be declared with to serve them (see ``SQLiteQueryFunctions/indexedColumn(_:type:)``);
+/// - doubles and dates are stored as REAL, except NaN and -0.0, stored as 8-byte blobs: `x < c`
+///   is written `x < c AND x < X''` (a blob sorts after every number) plus `x = X'80…'` when
+///   `-0.0 < c`, `x == 0` matches both zeros, and a NaN constant matches nothing;
+/// - `==` and `!=` treat nil as a value (`IS`, `IS NOT`);
+/// - two computed doubles are compared by `og_compare_double`, which decodes both forms and
+///   compares in Swift;
+/// - `Date` has only its own `<`; its `<=` and `>=` are `Comparable`'s `!(b < a)`, true with a
+///   NaN, and are written so.
+///
+/// The fetched row's alias is a parameter, so that a batch `UPDATE` or `DELETE` can name its
+/// table directly.
+struct SQLQueryRenderer {
+    let schema: SQLiteSchema
+    let model: ObjectModel
+    /// The name the fetched row goes by (`r` in a `SELECT … FROM "Content" AS r`).
+    let rootAlias: String
+    /// The values of the `?` placeholders written so far, in order.
+    private(set) var bindings: [PropertyValue] = []
+    private var nextHopAlias = 1
+
+    init(schema: SQLiteSchema, model: ObjectModel, rootAlias: String = "r") {
+        self.schema = schema
+        self.model = model
+        self.rootAlias = rootAlias
+    }
+
+    static let negativeZero = "X'8000000000000000'"
+    /// Lists longer than this are bound as one JSON array when JSON can carry their values.
+    static let longKeyList = 64
+
+    /// `values` as a JSON array that `json_each` reads back as the same SQL values: keys,
+    /// integers, booleans and strings without NUL; `nil` for anything else.
+    static func jsonArray(of values: [PropertyValue]) -> String? {
+        var items: [String] = []
+        items.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .object(let id): items.append(String(id.primaryKey))
+            case .integer(let int): items.append(String(int))
+            case .bool(let bool): items.append(bool ? "1" : "0")
+            case .string(let string) where !string.utf8.contains(0):
+                guard let data = try? JSONEncoder().encode(string), let text = String(data: data, encoding: .utf8) else { return nil }
+                items.append(text)
+            default: return nil
+            }
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+    static let emptyBlob = "X''"
+
+    // MARK: Conditions
+
+    mutating func condition(_ condition: QueryCondition) -> String {
+        switch condition {
+        case .constant(let value):
+            return value ? "1" : "0"
+        case .and(let parts):
+            guard !parts.isEmpty else { return "1" }
+            return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " AND ") + ")"
+        case .or(let parts):
+            guard !parts.isEmpty else { return "0" }
+            return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " OR ") + ")"
+        case .not(.isNil(let value)):
+            return self.value(value) + " IS NOT NULL"
+        case .not(let inner):
+            return "NOT " + parenthesized(self.condition(inner))
+        case let .compare(lhs, op, rhs):
+            return compare(lhs, op, rhs)
+        case .isNil(let value):
+            return self.value(value) + " IS NULL"
+        case .isTrue(let value):
+            if case .condition(let inner) = value { return self.condition(inner) }
+            return self.value(value) + " = 1"
+        case let .isIn(value, values):
+            return isIn(value, values)
+        case .exists(let row):
+            guard case let .target(key, entity) = row else { return "1" }
+            let alias = hopAlias()
+            return "EXISTS (SELECT 1 FROM \(table(of: entity)) AS \(alias) WHERE \(alias).pk = \(self.value(key)))"
+        case let .anyTarget(toMany, scope, test):
+            let (from, filter) = targets(of: toMany, alias: alias(ofScope: scope))
+            if case .constant(true) = test { return "EXISTS (SELECT 1 \(from) WHERE \(filter))" }
+            return "EXISTS (SELECT 1 \(from) WHERE \(filter) AND \(self.condition(test)))"
+        case let .entityIn(row, names):
+            guard case .scope(let scope, _) = row else { return "0" }
+            let list = names.sorted().map(SQLiteSchema.literal).joined(separator: ", ")
+            return "\(alias(ofScope: scope)).entity IN (\(list))"
+        case let .string(test, base, argument):
+            let function = switch test {
+            case .contains: SQLiteQueryFunctions.containsFunction
+            case .startsWith: SQLiteQueryFunctions.startsWithFunction
+            }
+            return "\(function)(\(value(base)), \(value(argument)))"
+        }
+    }
+
+    private mutating func compare(_ lhs: QueryValue, _ op: QueryComparison, _ rhs: QueryValue) -> String {
+        // `Date` implements `<` only: its `<=` is `!(rhs < lhs)` and its `>=` is `!(lhs < rhs)`,
+        // both true when a NaN is involved.
+        if lhs.type == .date, op == .lessOrEqual || op == .greaterOrEqual {
+            return "NOT " + parenthesized(compare(lhs, op == .lessOrEqual ? .greater : .less, rhs))
+        }
+        var (lhs, op, rhs) = (lhs, op, rhs)
+        if lhs.isConstant, !rhs.isConstant { (lhs, op, rhs) = (rhs, op.flipped, lhs) }
+        // A property of a to-one target against a value: the keys of the targets that have it,
+        // so that indexes on both tables serve (a missing target never equals a value).
+        if case let .property(.target(key, entity), property, type) = lhs, rhs.isConstant, rhs.floatingConstant.map({ !$0.isNaN }) ?? true {
+            if case .constant(.null, _) = rhs {} else {
+                let scope = nextHopScope()
+                let test = QueryCondition.compare(.property(.scope(scope, entity), property, type), op == .notEqual ? .equal : op, rhs)
+                let alias = alias(ofScope: scope)
+                let subquery = "SELECT \(alias).pk FROM \(table(of: entity)) AS \(alias) WHERE \(condition(test))"
+                let isIn = self.key(key, in: subquery)
+                return op == .notEqual ? "NOT " + parenthesized(isIn) : isIn
+            }
+        }
+        if case .constant(.null, _) = rhs {
+            switch op {
+            case .equal: return value(lhs) + " IS NULL"
+            case .notEqual: return value(lhs) + " IS NOT NULL"
+            default: return "0"  // Swift has no ordering with nil
+            }
+        }
+        let nullable = lhs.isOptional || rhs.isOptional
+        if lhs.type.isFloatingPoint {
+            if let constant = rhs.floatingConstant { return compare(lhs, op, constant) }
+            return "\(SQLiteQueryFunctions.compareDoubleFunction)(\(SQLiteQueryFunctions.code(of: op)), \(value(lhs)), \(value(rhs)))"
+        }
+        let left = lhs.type == .string ? value(lhs) + " COLLATE \(SQLiteQueryFunctions.stringCollation)" : value(lhs)
+        let sqlOperator = switch op {
+        case .equal: nullable ? "IS" : "="
+        case .notEqual: nullable ? "IS NOT" : "<>"
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        }
+        return "\(left) \(sqlOperator) \(value(rhs))"
+    }
+
+    /// `lhs op constant` for a double or date, with the blobs of NaN and -0.0 answered as Swift
+    /// answers for those values.
+    private mutating func compare(_ lhs: QueryValue, _ op: QueryComparison, _ constant: Double) -> String {
+        if constant.isNaN { return op == .notEqual ? "1" : "0" }
+        // The two zeros compare equal; bind the one SQLite keeps as a number.
+        let constant = constant == 0 ? 0.0 : constant
+        switch op {
+        case .equal, .notEqual:
+            let expression = value(lhs)
+            let equal: String
+            if constant == 0 {
+                equal = lhs.isOptional
+                    ? "(\(expression) IS 0.0 OR \(expression) IS \(Self.negativeZero))"
+                    : "\(expression) IN (0.0, \(Self.negativeZero))"
+            } else {
+                equal = "\(expression) \(lhs.isOptional ? "IS" : "=") \(bind(.double(constant)))"
+            }
+            return op == .equal ? equal : "NOT " + parenthesized(equal)
+        default:
+            let sqlOperator = switch op {
+            case .less: "<"
+            case .lessOrEqual: "<="
+            case .greater: ">"
+            default: ">="
+            }
+            let expression = value(lhs)
+            var text = "(\(expression) \(sqlOperator) \(bind(.double(constant))) AND \(expression) < \(Self.emptyBlob))"
+            if op.holds(-0.0, constant) { text = "(\(text) OR \(expression) = \(Self.negativeZero))" }
+            return text
+        }
+    }
+
+    private mutating func isIn(_ value: QueryValue, _ values: [PropertyValue]) -> String {
+        let expression = self.value(value)
+        var list: [String] = []
+        if value.type.isFloatingPoint {
+            var hasZero = false
+            for case let number? in values.map(\.floatingValue) where !number.isNaN {
+                if number == 0 { hasZero = true } else { list.append(bind(.double(number))) }
+            }
+            if hasZero { list += ["0.0", Self.negativeZero] }
+        } else if values.count > Self.longKeyList, let json = Self.jsonArray(of: values) {
+            // Many values: one JSON array instead of a placeholder each.
+            list = ["SELECT value FROM json_each(\(bind(.string(json))))"]
+        } else {
+            list = values.map { bind($0) }
+        }
+        guard !list.isEmpty else { return "0" }
+        let collation = value.type == .string ? " COLLATE \(SQLiteQueryFunctions.stringCollation)" : ""
+        let test = "\(expression)\(collation) IN (\(list.joined(separator: ", ")))"
+        // `IN` is unknown for NULL; the condition must say false.
+        return value.isOptional ? "(\(expression) IS NOT NULL AND \(test))" : test
+    }
+
+    /// `key IN (subquery)`, false (not unknown) for a nil key; a key that is itself read
+    /// through a to-one relationship becomes the keys of the rows that point to the subquery's.
+    private mutating func key(_ key: QueryValue, in subquery: String) -> String {
+        if case let .property(.target(innerKey, entity), property, _) = key {
+            let scope = nextHopScope()
+            let alias = alias(ofScope: scope)
+            let column = SQLiteSchema.quoted(column(of: property, in: entity))
+            return self.key(innerKey, in: "SELECT \(alias).pk FROM \(table(of: entity)) AS \(alias) WHERE \(alias).\(column) IN (\(subquery))")
+        }
+        let expression = value(key)
+        let test = "\(expression) IN (\(subquery))"
+        return key.isOptional ? "(\(expression) IS NOT NULL AND \(test))" : test
+    }
+
+    // MARK: Values
+
+    mutating func value(_ value: QueryValue) -> String {
+        switch value {
+        case let .property(row, property, _):
+            let column = SQLiteSchema.quoted(column(of: property, in: row.entity))
+            switch row {
+            case .scope(let scope, _):
+                return "\(alias(ofScope: scope)).\(column)"
+            case let .target(key, entity):
+                let alias = hopAlias()
+                return "(SELECT \(alias).\(column) FROM \(table(of: entity)) AS \(alias) WHERE \(alias).pk = \(self.value(key)))"
+            }
+        case .key(let row):
+            switch row {
+            case .scope(let scope, _): return "\(alias(ofScope: scope)).pk"
+            case .target(let key, _): return self.value(key)
+            }
+        case .constant(let constant, _):
+            return constant == .null ? "NULL" : bind(constant)
+        case let .coalesce(first, fallback):
+            return "coalesce(\(self.value(first)), \(self.value(fallback)))"
+        case let .unlessNil(isNil, inner):
+            return "CASE WHEN \(condition(isNil)) THEN NULL ELSE \(self.value(inner)) END"
+        case .unwrapped(let inner):
+            return self.value(inner)
+        case .condition(let inner):
+            return parenthesized(condition(inner))
+        case .count(let toMany):
+            let (from, filter) = targets(of: toMany, alias: hopAlias())
+            return "(SELECT count(*) \(from) WHERE \(filter))"
+        case let .choice(test, whenTrue, whenFalse):
+            return "CASE WHEN \(condition(test)) THEN \(self.value(whenTrue)) ELSE \(self.value(whenFalse)) END"
+        }
+    }
+
+    // MARK: Names
+
+    /// The alias of a scope: the fetched row (0), a to-many element (1, 2, …), or a row the
+    /// renderer reads through a to-one relationship (-1, -2, …).
+    func alias(ofScope scope: Int) -> String {
+        scope == 0 ? rootAlias : (scope > 0 ? "t\(scope)" : "h\(-scope)")
+    }
+
+    private mutating func hopAlias() -> String {
+        alias(ofScope: nextHopScope())
+    }
+
+    private mutating func nextHopScope() -> Int {
+        defer { nextHopAlias += 1 }
+        return -nextHopAlias
+    }
+
+    /// The quoted table of an entity's hierarchy.
+    func table(of entity: EntityDescription) -> String {
+        SQLiteSchema.quoted(entity.rootName)
+    }
+
+    private func column(of property: PropertyDescription, in entity: EntityDescription) -> String {
+        // The translator only reads properties of the entity it resolved them on.
+        schema.mappings[entity]?.columnBySlot[property.index] ?? property.name
+    }
+
+    /// `FROM …` over the targets of a to-many relationship, bound to `alias`, and the condition
+    /// that keeps them to the owner's: the same rows ``SQLiteStore/targets(of:relationship:)``
+    /// reads.
+    private mutating func targets(of toMany: QueryToMany, alias: String) -> (from: String, filter: String) {
+        let ownerKey = value(.key(toMany.owner))
+        let destinationTable = table(of: toMany.destination)
+        switch schema.mappings[toMany.owner.entity]?.toMany[toMany.relationship.index] {
+        case let .inverseForeignKey(_, _, column)?:
+            var filter = "\(alias).\(SQLiteSchema.quoted(column)) = \(ownerKey)"
+            if let root = model.entity(named: toMany.destination.rootName),
+               toMany.destination.selfAndSubentityNames.count < root.selfAndSubentityNames.count {
+                let names = toMany.destination.selfAndSubentityNames.sorted().map(SQLiteSchema.literal).joined(separator: ", ")
+                filter += " AND \(alias).entity IN (\(names))"
+            }
+            return ("FROM \(destinationTable) AS \(alias)", filter)
+        case .joinTable(let join)?:
+            let pairs = "j" + alias
+            return (
+                "FROM \(SQLiteSchema.quoted(join.table)) AS \(pairs) JOIN \(destinationTable) AS \(alias) ON \(alias).pk = \(pairs).\(join.targetColumn)",
+                "\(pairs).\(join.ownerColumn) = \(ownerKey)")
+        case nil:
+            return ("FROM \(destinationTable) AS \(alias)", "0")
+        }
+    }
+
+    /// A placeholder for `value`.
+    mutating func bind(_ value: PropertyValue) -> String {
+        bindings.append(value)
+        return "?\(bindings.count)"
+    }
+
+    private func parenthesized(_ text: String) -> String {
+        "(" + text + ")"
+    }
+}
+
+extension QueryValue {
+    var isConstant: Bool {
+        if case .constant = self { true } else { false }
+    }
+
+    /// The number of a double or date constant.
+    var floatingConstant: Double? {
+        guard case .constant(let value, _) = self else { return nil }
+        return value.floatingValue
+    }
+}
+
+extension PropertyValue {
+    /// A double, or a date's seconds since the reference date.
+    var floatingValue: Double? {
+        switch self {
+        case .double(let value): value
+        case .date(let date): date.timeIntervalSinceReferenceDate
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,113 @@
+extension SQLiteStore: StoreQueryEngine {
+    var queryEngine: (any StoreQueryEngine)? { self }
+
+    var queryBuilder: SQLQueryBuilder { SQLQueryBuilder(schema: schema, model: model) }
+
+    func rows(matching query: StoreQuery) throws(ObjectGraphError) -> [StoredRow] {
+        try withReadConnection { connection throws(ObjectGraphError) -> [StoredRow] in
+            if let text = queryBuilder.rows(query) {
+                let mapping = try mapping(for: query.entities[0])
+                return try run(text, on: connection) { statement throws(ObjectGraphError) in try readRow(statement, mapping) }
+            }
+            // Rows of several entities have several layouts: find them, then read each by key.
+            return try connection.readTransaction { () throws(ObjectGraphError) -> [StoredRow] in
+                let ids = try identifiers(query, on: connection)
+                var byID: [ObjectID: StoredRow] = [:]
+                for row in try rows(for: ids, on: connection) { byID[row.id] = row }
+                return ids.compactMap { byID[$0] }
+            }
+        }
+    }
+
+    func identifiers(matching query: StoreQuery) throws(ObjectGraphError) -> [ObjectID] {
+        try withReadConnection { connection throws(ObjectGraphError) in try identifiers(query, on: connection) }
+    }
+
+    func count(matching query: StoreQuery) throws(ObjectGraphError) -> Int {
+        try withReadConnection { connection throws(ObjectGraphError) -> Int in
+            try run(queryBuilder.count(query), on: connection) { statement in Int(statement.int64(at: 0)) }.first ?? 0
+        }
+    }
+
+    func rows(for ids: [ObjectID]) throws(ObjectGraphError) -> [StoredRow] {
+        guard !ids.isEmpty else { return [] }
+        return try withReadConnection { connection throws(ObjectGraphError) in try rows(for: ids, on: connection) }
+    }
+
+    func sampleRow(of entity: EntityDescription) throws(ObjectGraphError) -> StoredRow? {
+        guard let sql = queryBuilder.sample(of: entity) else { throw .unknownEntity(entity.name) }
+        return try withReadConnection { connection throws(ObjectGraphError) -> StoredRow? in
+            let mapping = try mapping(for: entity)
+            return try run(SQLStatementText(sql: sql, bindings: []), on: connection) { statement throws(ObjectGraphError) in
+                try readRow(statement, mapping)
+            }.first
+        }
+    }
+
+    func explain(_ query: StoreQuery) throws(ObjectGraphError) -> (sql: String, plan: [String]) {
+        let text = queryBuilder.rows(query) ?? queryBuilder.identifiers(query)
+        let plan = try withReadConnection { connection throws(ObjectGraphError) -> [String] in
+            let explained = SQLStatementText(sql: "EXPLAIN QUERY PLAN " + text.sql, bindings: text.bindings)
+            return try run(explained, on: connection, cached: false) { statement in statement.string(at: 3) }
+        }
+        return (text.sql, plan)
+    }
+
+    // MARK: With a connection
+
+    private func identifiers(_ query: StoreQuery, on connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID] {
+        let text = queryBuilder.identifiers(query)
+        let single = query.entities.count == 1 ? query.entities[0] : nil
+        var entities: [String: EntityDescription] = [:]
+        return try run(text, on: connection) { statement throws(ObjectGraphError) -> ObjectID in
+            let key = statement.int64(at: 0)
+            if let single { return ObjectID(entity: single, primaryKey: key) }
+            // One hierarchy of one entity selects no entity column.
+            guard statement.columnCount > 1 else { return ObjectID(entity: query.entities[0], primaryKey: key) }
+            let name = statement.string(at: 1)
+            if let known = entities[name] { return ObjectID(entity: known, primaryKey: key) }
+            let entity = try entity(named: name)
+            entities[name] = entity
+            return ObjectID(entity: entity, primaryKey: key)
+        }
+    }
+
+    private func rows(for ids: [ObjectID], on connection: SQLiteConnection) throws(ObjectGraphError) -> [StoredRow] {
+        var rows: [StoredRow] = []
+        rows.reserveCapacity(ids.count)
+        var keysByEntity: [EntityDescription: [Int64]] = [:]
+        for id in ids { keysByEntity[id.entity, default: []].append(id.primaryKey) }
+        for (entity, keys) in keysByEntity {
+            guard let sql = queryBuilder.rows(of: entity) else { throw .unknownEntity(entity.name) }
+            let mapping = try mapping(for: entity)
+            let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
+            rows += try run(SQLStatementText(sql: sql, bindings: [.string(list)]), on: connection) { statement throws(ObjectGraphError) in
+                try readRow(statement, mapping)
+            }
+        }
+        return rows
+    }
+
+    /// Runs a statement, binding its values, and collects one result per row.
+    private func run<Element>(
+        _ text: SQLStatementText, on connection: SQLiteConnection, cached: Bool = true,
+        _ read: (SQLiteStatement) throws(ObjectGraphError) -> Element
+    ) throws(ObjectGraphError) -> [Element] {
+        let statement = cached ? try connection.queryStatement(text.sql) : try connection.prepare(text.sql)
+        defer { statement.reset() }
+        for (index, value) in text.bindings.enumerated() {
+            try statement.bind(value, at: Int32(index + 1))
+        }
+        var results: [Element] = []
+        while try statement.step() { results.append(try read(statement)) }
+        return results
+    }
+}
+
+extension SQLiteStore {
+    /// Runs statements that return nothing in a write transaction (tests create indexes with it
+    /// until the model declares them).
+    func execute(_ sql: String) throws(ObjectGraphError) {
+        try withWriteTransaction { connection throws(ObjectGraphError) in try connection.execute(sql) }
+    }
+}
