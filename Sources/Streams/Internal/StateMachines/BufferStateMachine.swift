@@ -101,6 +101,10 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
         return Action(cancellations: releaseUpstream())
     }
 
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
     private mutating func releaseUpstream() -> [Link] {
         let link = upstream
         upstream = nil

@@ -57,7 +57,11 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
     package mutating func receive(_ element: Element, at index: Int) -> Action {
         guard !queue.isEnding, !slots[index].isFinished else { return .none }
         slots[index].credit -= 1
-        if latest[index] == nil { slotsWithoutValue -= 1 }
+        if let replaced = latest[index] {
+            queue.discards.add(replaced)
+        } else {
+            slotsWithoutValue -= 1
+        }
         latest[index] = element
         guard slotsWithoutValue == 0 else { return .none }
         var combination: [Element] = []
@@ -99,6 +103,11 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
     }
 
     @inlinable
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
+    @inlinable
     mutating func topUps() -> [UpstreamRequest<Link>] {
         queue.isEnding ? [] : slots.raiseCredits(to: queue.room)
     }
@@ -109,7 +118,10 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
         for index in slots.indices {
             if let link = slots[index].link { links.append(link) }
             slots[index].link = nil
-            latest[index] = nil
+            if let released = latest[index] {
+                queue.discards.add(released)
+                latest[index] = nil
+            }
             slots[index].isFinished = true
         }
         return links

@@ -154,6 +154,11 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
         return Action(cancellations: releaseLinks())
     }
 
+    @inlinable
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
     // MARK: Helpers
 
     @inlinable

@@ -101,6 +101,10 @@ package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: Downstre
         return Action(cancellations: releaseLinks())
     }
 
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
     // MARK: Helpers
 
     private mutating func topUp() -> [UpstreamRequest<Link>] {

@@ -108,6 +108,10 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamS
         return Action(cancellations: releaseLinks())
     }
 
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
     private mutating func releaseLinks() -> [Link] {
         var links: [Link] = []
         if let upstream { links.append(upstream) }

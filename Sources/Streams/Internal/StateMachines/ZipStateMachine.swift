@@ -98,6 +98,11 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
     }
 
     @inlinable
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
+    @inlinable
     mutating func forward(_ demand: Subscribers.Demand) -> [UpstreamRequest<Link>] {
         guard demand > 0 else { return [] }
         requested += demand
@@ -118,7 +123,10 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
         let attached = links.compactMap { $0 }
         for index in links.indices {
             links[index] = nil
-            waiting[index] = FIFOQueue()
+            if !waiting[index].isEmpty {
+                queue.discards.add(waiting[index])
+                waiting[index] = FIFOQueue()
+            }
             finished[index] = true
         }
         upstreamsWithValues = 0
