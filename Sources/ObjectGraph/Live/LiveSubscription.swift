@@ -3,8 +3,6 @@ import Streams
 /// What a live subscription keeps for its subscriber between deliveries.
 protocol PendingOutput {
     associatedtype Output
-    /// Nothing pending.
-    init()
     /// The next value to deliver, if any; taking it clears what was pending.
     mutating func take() -> Output?
 }
@@ -26,9 +24,9 @@ extension DifferenceAccumulator: PendingOutput {}
 /// inside it is served on the queue; work left meanwhile is then scheduled on the queue.
 final class LiveSubscription<Downstream: Subscriber, Pending: PendingOutput>: Subscription, @unchecked Sendable
 where Downstream.Input == Pending.Output, Downstream.Failure == ObjectGraphError {
-    // `lock` protects every `var`. `pending` is also confined to the context's queue: `update`
-    // folds into it there without the lock, so that what it lets go of is released unlocked.
-    // The controller is touched only on the context's queue.
+    // `lock` protects every `var` but `pending`, which is confined to the context's queue: it is
+    // folded into there (without the lock, so that what a fold lets go of is released unlocked)
+    // and taken there by the holder of the turn. The controller is touched only on the queue.
     private let lock = Lock()
     private var downstream: Downstream?
     private var demand = Subscribers.Demand.none
@@ -87,15 +85,7 @@ where Downstream.Input == Pending.Output, Downstream.Failure == ObjectGraphError
 
     /// Folds a change into what is pending (on the context's queue), then delivers if it can.
     func update(_ body: (inout Pending) -> Void) {
-        lock.lock()
-        guard downstream != nil else { lock.unlock(); return }
-        var folding = Pending()
-        swap(&folding, &pending)
-        lock.unlock()
-        body(&folding)
-        lock.lock()
-        swap(&folding, &pending)
-        lock.unlock()
+        body(&pending)
         drain()
     }
 
@@ -119,7 +109,8 @@ where Downstream.Input == Pending.Output, Downstream.Failure == ObjectGraphError
     }
 
     /// Delivers what is pending while there is demand, if the turn is free; otherwise leaves it
-    /// to the holder. Runs on the context's queue, or on any thread to deliver a failure.
+    /// to the holder. Runs on the context's queue, or on any thread to deliver a failure (which
+    /// comes before anything pending, so `pending` is read only on the queue).
     func drain() {
         lock.lock()
         guard let downstream, turn.take() == .taken else { lock.unlock(); return }

@@ -76,7 +76,11 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
 
     @inlinable
     override package func offer(_ value: Output) {
-        update { $0.offerKeepingLatest(value) }
+        lock.lock()
+        let signal = queue.offerKeepingLatest(value)
+        let target = signal == nil ? nil : downstream  // a value: the subscriber stays
+        unlockReleasingDiscards()
+        if let signal, let target { deliver(signal, to: target) }
     }
 
     override package func finish(_ completion: Subscribers.Completion<Failure>, afterPendingValue: Bool = false) {
@@ -104,20 +108,33 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     /// Runs `event` on the queue under the lock, then delivers what it hands out, and whatever
     /// follows, after unlocking.
     @inlinable
+    @inline(__always)
     func update(_ event: (inout DeliveryQueue<Output, Failure>) -> Signal?) {
         lock.lock()
         let signal = event(&queue)
         let target = takeTarget(for: signal)
+        unlockReleasingDiscards()
+        if let signal, let target { deliver(signal, to: target) }
+    }
+
+    /// Unlocks, then lets go of what the queue discarded meanwhile.
+    @inlinable
+    @inline(__always)
+    func unlockReleasingDiscards() {
+        guard queue.hasDiscards else {
+            lock.unlock()
+            return
+        }
         let discards = queue.takeDiscards()
         lock.unlock()
         _ = consume discards
-        if let signal, let target { deliver(signal, to: target) }
     }
 
     // Called with the lock held: the subscriber that receives `signal`. A completion takes the
     // subscriber out, so that it is released once it has been told, and the termination hook,
     // released with the discards.
     @inlinable
+    @inline(__always)
     func takeTarget(for signal: Signal?) -> Downstream? {
         switch signal {
         case .none:
@@ -140,7 +157,6 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     @inlinable
     func deliver(_ first: Signal, to target: Downstream) {
         var signal = first
-        var target = target
         while true {
             switch signal {
             case .completion(let completion):
@@ -150,13 +166,10 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
                 let more = target.receive(value)
                 lock.lock()
                 let next = queue.didDeliver(requesting: more)
-                let nextTarget = takeTarget(for: next)
-                let discards = queue.takeDiscards()
-                lock.unlock()
-                _ = consume discards
-                guard let next, let nextTarget else { return }
+                if case .completion? = next { _ = takeTarget(for: next) }  // the holder keeps `target`
+                unlockReleasingDiscards()
+                guard let next else { return }
                 signal = next
-                target = nextTarget
             }
         }
     }

@@ -92,6 +92,11 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
         discards.add(discarded)
     }
 
+    /// Keeps what a pure state let go of, to be released after unlocking.
+    func discardLocked(_ discarded: consuming Discards) {
+        discards.add(contentsOf: discarded)
+    }
+
     /// Unlocks, then releases what was discarded meanwhile.
     func unlockReleasingDiscards() {
         let released = discards.take()

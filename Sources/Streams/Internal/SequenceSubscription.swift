@@ -75,7 +75,7 @@ where Downstream.Input == Elements.Element {
     /// takes the new demand before it stops).
     @inlinable
     final func add(_ newDemand: Subscribers.Demand) {
-        guard newDemand > 0, turn.current != .ended else { return }
+        guard newDemand > 0 else { return }
         var current = requested.load(ordering: .relaxed)
         while true {
             let sum = (Subscribers.Demand(rawValue: current) + newDemand).rawValue
@@ -84,7 +84,7 @@ where Downstream.Input == Elements.Element {
             if exchanged { break }
             current = original
         }
-        guard turn.take() == .taken else { return }
+        guard turn.takeIfNeeded() else { return }  // a holder takes the demand; or it ended
         lock.lock()
         let downstream = self.downstream
         lock.unlock()
@@ -103,8 +103,10 @@ where Downstream.Input == Elements.Element {
         var budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
         while true {
             while budget > 0 {
-                if turn.current == .ended { return }
-                guard let element = next else { return }
+                if turn.isEnded { return }
+                // Never nil: the element after the last is nil, and delivering the last ends the
+                // stream below, with the turn.
+                let element = next.unsafelyUnwrapped
                 next = iterator.next()
                 budget -= 1
                 budget += downstream.receive(element)
@@ -118,9 +120,21 @@ where Downstream.Input == Elements.Element {
             self.iterator = iterator
             self.nextElement = next
             // A request that found the turn held after the exchange above left its demand for us.
-            guard turn.giveUp() == .lookAgain else { return }
-            budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
+            budget = giveUpTurnOrTakeDemand()
+            if budget == .none { return }
         }
+    }
+
+    /// Gives the turn up, or, if a request left demand for this holder meanwhile, takes that
+    /// demand and keeps the turn. Out of line: the delivery loop's registers stay its own.
+    @usableFromInline
+    @inline(never)
+    final func giveUpTurnOrTakeDemand() -> Subscribers.Demand {
+        while turn.giveUp() == .lookAgain {
+            let budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
+            if budget > 0 { return budget }
+        }
+        return .none
     }
 
     @usableFromInline

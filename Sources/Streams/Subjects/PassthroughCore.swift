@@ -208,11 +208,12 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
     /// Gives the turn up, first doing whatever was queued for the holder.
     @inlinable
     func endTurn() {
-        if turn.giveUp() == .released { return }
+        if turn.giveUpIfNothingLeft() { return }
         drainQueue()
     }
 
-    /// Does the work left for the holder until none is left, then gives the turn up.
+    /// Does the work left for the holder until none is left, then gives the turn up. The first
+    /// look may find nothing: a caller that took the turn from `take()` left its work first.
     @usableFromInline
     func drainQueue() {
         repeat {

@@ -21,10 +21,16 @@ package struct AtomicDeliveryTurn: ~Copyable, Sendable {
     @inlinable
     package var current: DeliveryTurn { DeliveryTurn(raw: raw.load(ordering: .sequentiallyConsistent)) }
 
+    /// Whether the turn has ended: one load, for a holder that checks before each delivery.
+    @inlinable
+    @inline(__always)
+    package var isEnded: Bool { raw.load(ordering: .sequentiallyConsistent) == DeliveryTurn.ended.rawValue }
+
     /// Takes the turn if it is idle; `false` otherwise, with nothing changed. One
     /// compare-and-swap: for owners whose turn is usually free, and that leave their work
     /// another way when it is not.
     @inlinable
+    @inline(__always)
     package func takeIfIdle() -> Bool {
         raw.compareExchange(
             expected: DeliveryTurn.idle.rawValue, desired: DeliveryTurn.held.rawValue, ordering: .sequentiallyConsistent
@@ -34,7 +40,28 @@ package struct AtomicDeliveryTurn: ~Copyable, Sendable {
     /// ``DeliveryTurn/take()``: the work must be stored before this call. A turn already marked
     /// with work, or ended, is only read.
     @inlinable
+    @inline(__always)
     package func take() -> DeliveryTurn.TakeOutcome {
+        let current = raw.load(ordering: .sequentiallyConsistent)
+        if current == DeliveryTurn.heldWithWork.rawValue { return .leftForHolder }
+        if current == DeliveryTurn.ended.rawValue { return .ended }
+        return takeChanging(from: DeliveryTurn(raw: current))
+    }
+
+    /// ``take()`` for a caller that only needs to know whether it got the turn: one load when
+    /// work was already left for the holder, or the stream ended (the two states above `held`).
+    @inlinable
+    @inline(__always)
+    package func takeIfNeeded() -> Bool {
+        let current = raw.load(ordering: .sequentiallyConsistent)
+        if current >= DeliveryTurn.heldWithWork.rawValue { return false }
+        return takeChanging(from: DeliveryTurn(raw: current)) == .taken
+    }
+
+    /// ``take()`` when the turn must change (idle to held, or held to held with work): kept out
+    /// of line, so that the common re-entrant request stays a load.
+    @usableFromInline
+    func takeChanging(from current: DeliveryTurn) -> DeliveryTurn.TakeOutcome {
         apply(from: current, isLoaded: true) { $0.take() }
     }
 
@@ -44,10 +71,29 @@ package struct AtomicDeliveryTurn: ~Copyable, Sendable {
         apply(from: current, isLoaded: true) { $0.leaveForHolder() }
     }
 
-    /// ``DeliveryTurn/giveUp()``, by the holder.
+    /// ``DeliveryTurn/giveUp()``, by the holder. The common case, nothing left, is one
+    /// compare-and-swap.
     @inlinable
+    @inline(__always)
     package func giveUp() -> DeliveryTurn.GiveUpOutcome {
-        apply(from: .held, isLoaded: false) { $0.giveUp() }
+        giveUpIfNothingLeft() ? .released : giveUpAfterWorkOrEnd()
+    }
+
+    /// Gives the turn up if no work was left and the stream has not ended (one
+    /// compare-and-swap); `false`, with nothing changed, otherwise: the holder then calls
+    /// ``giveUp()``.
+    @inlinable
+    @inline(__always)
+    package func giveUpIfNothingLeft() -> Bool {
+        raw.compareExchange(
+            expected: DeliveryTurn.held.rawValue, desired: DeliveryTurn.idle.rawValue, ordering: .sequentiallyConsistent
+        ).exchanged
+    }
+
+    /// ``giveUp()`` when work was left or the stream ended: kept out of line, off the common path.
+    @usableFromInline
+    func giveUpAfterWorkOrEnd() -> DeliveryTurn.GiveUpOutcome {
+        apply(from: current, isLoaded: true) { $0.giveUp() }
     }
 
     /// The holder has collected the work that was left for it (under the lock that guards that

@@ -104,8 +104,13 @@ package struct DeliveryQueue<Value, Failure: Error> {
     /// soon as demand allows (a subject's current value for a subscriber that has not asked yet).
     /// So a subscriber receives the latest value when it asks, never a stale one after it.
     @inlinable
+    @inline(__always)
     package mutating func offerKeepingLatest(_ value: Value) -> DownstreamSignal<Value, Failure>? {
         guard !isEnding else { return nil }
+        if waiting.isEmpty, demand > 0, turn.take() == .taken {
+            demand -= 1
+            return .value(value)
+        }
         if lastIsKept, demand <= waiting.count {
             // The demand does not cover both: the newer value takes the kept one's place.
             discards.add(waiting.replaceLast(with: value))
@@ -139,6 +144,16 @@ package struct DeliveryQueue<Value, Failure: Error> {
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> DownstreamSignal<Value, Failure>? {
         guard turn != .ended else { return nil }
         demand += more
+        if waiting.isEmpty, pendingCompletion == nil {
+            _ = turn.giveUpHavingSeenAllWork()
+            return nil
+        }
+        return handOutNextOrGiveUp()
+    }
+
+    /// The holder's next signal, or, if there is none it may deliver, the turn given up.
+    @inlinable
+    mutating func handOutNextOrGiveUp() -> DownstreamSignal<Value, Failure>? {
         if let next = nextSignal() { return next }
         _ = turn.giveUpHavingSeenAllWork()
         return nil
@@ -190,8 +205,14 @@ package struct DeliveryQueue<Value, Failure: Error> {
         }
     }
 
+    /// Whether the queue let go of something since ``takeDiscards()`` was last called.
+    @inlinable
+    @inline(__always)
+    package var hasDiscards: Bool { !discards.isEmpty }
+
     /// Takes what the queue let go of, for the owner to release after unlocking.
     @inlinable
+    @inline(__always)
     package mutating func takeDiscards() -> Discards {
         discards.take()
     }

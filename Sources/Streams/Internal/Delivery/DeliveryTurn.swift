@@ -104,8 +104,10 @@ package enum DeliveryTurn: UInt8, Sendable, CaseIterable {
     /// left so far has been seen, so the turn is free.
     @inlinable
     package mutating func giveUpHavingSeenAllWork() -> GiveUpOutcome {
-        if self == .heldWithWork { self = .held }
-        return giveUp()
+        if self == .ended { return .ended }
+        assert(isHeld, "DeliveryTurn.giveUpHavingSeenAllWork(): the turn is not held")
+        self = .idle
+        return .released
     }
 
     /// Ends the stream: nobody takes the turn again. Returns the state it was in, so that the

@@ -101,6 +101,8 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
         return Action(cancellations: releaseUpstream())
     }
 
+    package var hasDiscards: Bool { queue.hasDiscards }
+
     package mutating func takeDiscards() -> Discards {
         queue.takeDiscards()
     }

@@ -54,15 +54,11 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
     }
 
     @inlinable
-    package mutating func receive(_ element: Element, at index: Int) -> Action {
-        guard !queue.isEnding, !slots[index].isFinished else { return .none }
+    package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
+        guard !queue.isEnding, !slots[index].isFinished, slot != nil else { return .none }
         slots[index].credit -= 1
-        if let replaced = latest[index] {
-            queue.discards.add(replaced)
-        } else {
-            slotsWithoutValue -= 1
-        }
-        latest[index] = element
+        if latest[index] == nil { slotsWithoutValue -= 1 }
+        swap(&latest[index], &slot)  // the replaced value goes back to the caller
         guard slotsWithoutValue == 0 else { return .none }
         var combination: [Element] = []
         combination.reserveCapacity(latest.count)
@@ -101,6 +97,9 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
         queue.cancel()
         return Action(cancellations: releaseLinks())
     }
+
+    @inlinable
+    package var hasDiscards: Bool { queue.hasDiscards }
 
     @inlinable
     package mutating func takeDiscards() -> Discards {

@@ -155,6 +155,9 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     }
 
     @inlinable
+    package var hasDiscards: Bool { queue.hasDiscards }
+
+    @inlinable
     package mutating func takeDiscards() -> Discards {
         queue.takeDiscards()
     }

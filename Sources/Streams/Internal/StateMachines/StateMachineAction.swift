@@ -95,6 +95,9 @@ package protocol DownstreamStateMachine {
     mutating func didDeliver(requesting more: Subscribers.Demand) -> StateMachineAction<Value, Failure, Link>
     /// Downstream cancelled.
     mutating func cancel() -> StateMachineAction<Value, Failure, Link>
+    /// Whether the machine let go of something since it was last asked: one check on the
+    /// common path, where it did not.
+    var hasDiscards: Bool { get }
     /// Takes what the machine let go of since it was last asked (values, queues, completions),
     /// for the shell to release after unlocking (rule 9).
     mutating func takeDiscards() -> Discards

@@ -42,9 +42,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         lock.lock()
         let action = event(&machine)
         let target = takeTarget(for: action.signal)
-        let discards = machine.takeDiscards()
-        lock.unlock()
-        release(discards)
+        unlockReleasingDiscards()
         carryOut(action, target: target)
     }
 
@@ -54,9 +52,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         lock.lock()
         let (result, action) = event(&machine)
         let target = takeTarget(for: action.signal)
-        let discards = machine.takeDiscards()
-        lock.unlock()
-        release(discards)
+        unlockReleasingDiscards()
         carryOut(action, target: target)
         return result
     }
@@ -73,10 +69,8 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         let action = machine.cancel()
         let released = downstream
         downstream = nil
-        let discards = machine.takeDiscards()
-        lock.unlock()
+        unlockReleasingDiscards()
         withExtendedLifetime(released) {}
-        release(discards)
         carryOut(action, target: nil)
     }
 
@@ -116,16 +110,21 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
                 lock.lock()
                 action = machine.didDeliver(requesting: more)
                 target = takeTarget(for: action.signal)
-                let discards = machine.takeDiscards()
-                lock.unlock()
-                release(discards)
+                unlockReleasingDiscards()
             }
         }
     }
 
-    /// Lets go of what the machine discarded; called after unlocking.
+    /// Unlocks, then lets go of what the machine discarded meanwhile.
     @inlinable
-    final func release(_ discards: consuming Discards) {
+    @inline(__always)
+    final func unlockReleasingDiscards() {
+        guard machine.hasDiscards else {
+            lock.unlock()
+            return
+        }
+        let discards = machine.takeDiscards()
+        lock.unlock()
         _ = consume discards
     }
 }

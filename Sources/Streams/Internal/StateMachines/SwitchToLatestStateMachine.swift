@@ -101,6 +101,8 @@ package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: Downstre
         return Action(cancellations: releaseLinks())
     }
 
+    package var hasDiscards: Bool { queue.hasDiscards }
+
     package mutating func takeDiscards() -> Discards {
         queue.takeDiscards()
     }

@@ -108,6 +108,8 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamS
         return Action(cancellations: releaseLinks())
     }
 
+    package var hasDiscards: Bool { queue.hasDiscards }
+
     package mutating func takeDiscards() -> Discards {
         queue.takeDiscards()
     }

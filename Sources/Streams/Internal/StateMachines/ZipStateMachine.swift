@@ -48,8 +48,8 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
     }
 
     @inlinable
-    package mutating func receive(_ element: Element, at index: Int) -> Action {
-        guard !queue.isEnding, !finished[index] else { return .none }
+    package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
+        guard !queue.isEnding, !finished[index], let element = slot.take() else { return .none }
         if waiting[index].isEmpty { upstreamsWithValues += 1 }
         waiting[index].append(element)
         guard upstreamsWithValues == waiting.count else { return .none }
@@ -96,6 +96,9 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
         queue.cancel()
         return Action(cancellations: releaseLinks())
     }
+
+    @inlinable
+    package var hasDiscards: Bool { queue.hasDiscards }
 
     @inlinable
     package mutating func takeDiscards() -> Discards {
