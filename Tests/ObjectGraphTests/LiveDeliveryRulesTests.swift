@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Streams
+import StreamsTesting
 import Testing
 
 /// The stream rules for the live publishers (``ChangesPublisher``, ``ObjectPublisher``) where
@@ -73,5 +74,68 @@ struct LiveDeliveryRulesTests {
         view.flush()
         #expect(subscriber.valuesDuringSubscription == 0)
         #expect(subscriber.values.count == 1, "the request is served once the subscription was handed over")
+    }
+
+    @Test("cancel from another thread while a value is delivered on the queue: that delivery completes, nothing follows", arguments: [true, false])
+    func cancelDuringDelivery(changes: Bool) throws {
+        let container = try Self.containerWithContent()
+        let view = container.viewContext
+        let background = container.newBackgroundContext()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let delivered = Locked(0)
+        let onValue: () -> Subscribers.Demand = {
+            // The second value (after the initial state) is held inside receive(_:).
+            if delivered.withLock({ $0 += 1; return $0 }) == 2 {
+                entered.signal()
+                release.wait()
+            }
+            return .none
+        }
+        let differences = TestSubscriber<CollectionDifference<Content>, ObjectGraphError>(onValue: { _, _ in onValue() })
+        let objects = TestSubscriber<Content?, ObjectGraphError>(onValue: { _, _ in onValue() })
+        if changes {
+            view.changesPublisher(for: Self.byName).subscribe(differences)
+        } else {
+            view.objectPublisher(matching: #Predicate<Content> { $0.name.starts(with: "a") }).subscribe(objects)
+        }
+        view.performAndWait {
+            differences.request(.unlimited)
+            objects.request(.unlimited)
+        }
+        view.perform {
+            // Renaming changes both the results' difference and the one object.
+            let content = try? view.fetch(Self.byName).first
+            content?.name = "ab"
+            try? view.save()
+        }
+        entered.wait()
+        differences.cancel()
+        objects.cancel()
+        try background.performAndWait {
+            let content = try background.fetch(Self.byName).first
+            content?.name = "abc"
+            try background.save()
+        }
+        release.signal()
+        view.flush()
+        view.flush()
+        #expect(delivered.withLock { $0 } == 2)
+        #expect(differences.completion == nil && objects.completion == nil)
+        #expect(differences.violations.isEmpty && objects.violations.isEmpty, "\(differences.violations) \(objects.violations)")
+    }
+
+    /// A value shared by the test's threads, behind the package's lock.
+    final class Locked<Value>: @unchecked Sendable {  // `lock` protects `value`
+        private let lock = Lock()
+        private var value: Value
+
+        init(_ value: Value) { self.value = value }
+
+        func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&value)
+        }
     }
 }

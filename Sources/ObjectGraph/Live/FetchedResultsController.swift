@@ -136,13 +136,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
 
     /// The first index whose object does not sort before the probed one.
     func insertionIndex(for probe: SortKeys<Object>.Probe) -> Int {
-        var low = 0
-        var high = fetchedObjects.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortKeys.isOrdered(row: middle, of: fetchedObjects, keys: fetchedKeys, before: probe) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        partitionPoint(in: fetchedObjects.indices) { sortKeys.isOrdered(row: $0, of: fetchedObjects, keys: fetchedKeys, before: probe) }
     }
 
     /// The index of `object` in the results, by binary search; a linear scan only if the order
