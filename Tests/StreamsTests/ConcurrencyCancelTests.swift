@@ -30,6 +30,15 @@ struct ConcurrencyCancelTests {
         var settle: () -> Void = {}
     }
 
+    /// Subscribes `subscriber` and asks for everything, once the scheduling operators have
+    /// passed the subscription and the request on.
+    static func attach(_ subscriber: TestSubscriber<Int, Never>, to driven: Driven) {
+        driven.publisher.subscribe(subscriber)
+        driven.settle()
+        subscriber.request(.unlimited)
+        driven.settle()
+    }
+
     struct Scenario: Sendable, CustomStringConvertible {
         let description: String
         let make: @Sendable () -> Driven
@@ -135,10 +144,7 @@ struct ConcurrencyCancelTests {
             }
             return .none
         })
-        driven.publisher.subscribe(subscriber)
-        driven.settle()
-        subscriber.request(.unlimited)
-        driven.settle()
+        Self.attach(subscriber, to: driven)
         expectNoDeadlock("\(scenario): cancel waited for the delivery under way") {
             let sending = DispatchGroup()
             DispatchQueue.global().async(group: sending) { driven.send(Self.heldValue) }
@@ -169,10 +175,7 @@ struct ConcurrencyCancelTests {
                 received.increment()
                 return .none
             })
-            driven.publisher.subscribe(subscriber)
-            driven.settle()
-            subscriber.request(.unlimited)
-            driven.settle()
+            Self.attach(subscriber, to: driven)
             let cancelled = AtomicCounter()
             let receivedWhenCancelReturned = AtomicCounter()
             let cancelAfter = 1 + (round * 37) % 150

@@ -86,6 +86,34 @@ struct DeliveryTurnTests {
         }
     }
 
+    // MARK: Exploring interleavings
+
+    /// Simulated threads whose steps can interleave in any order.
+    protocol Interleaving {
+        /// The threads that can take a step now.
+        var runnable: [Int] { get }
+        /// Runs one step of thread `index`, checking the rules that must hold after each step.
+        mutating func step(_ index: Int)
+        /// Checks what must hold once every thread is done.
+        func checkQuiescent(_ comment: @autoclosure () -> String)
+    }
+
+    /// Runs every interleaving from `world`; returns how many there were.
+    static func explore<World: Interleaving>(_ world: World, _ comment: String) -> Int {
+        let runnable = world.runnable
+        if runnable.isEmpty {
+            world.checkQuiescent(comment)
+            return 1
+        }
+        var count = 0
+        for index in runnable {
+            var next = world
+            next.step(index)
+            count += explore(next, comment)
+        }
+        return count
+    }
+
     // MARK: Under a lock: DeliveryQueue
 
     /// What a simulated thread does, one call under the owner's lock each.
@@ -130,7 +158,7 @@ struct DeliveryTurnTests {
     }
 
     /// Everything the simulation knows at one point of one interleaving.
-    struct QueueWorld {
+    struct QueueWorld: Interleaving {
         var queue: DeliveryQueue<Int, TestError>
         var threads: [QueueThread]
         let receiving: Receiving
@@ -237,23 +265,6 @@ struct DeliveryTurnTests {
         }
     }
 
-    /// Runs every interleaving of `programs` from `world`, checking the rules after each step
-    /// and the absence of lost work at the end of each interleaving; returns how many there were.
-    static func explore(_ world: QueueWorld, _ comment: String) -> Int {
-        let runnable = world.runnable
-        if runnable.isEmpty {
-            world.checkQuiescent(comment)
-            return 1
-        }
-        var count = 0
-        for index in runnable {
-            var next = world
-            next.step(index)
-            count += explore(next, comment)
-        }
-        return count
-    }
-
     /// Three threads: one sends values, one requests, one ends the stream (or sends or requests
     /// more); every combination of these small programs.
     static let queuePrograms: [[[QueueOperation]]] = {
@@ -306,7 +317,7 @@ struct DeliveryTurnTests {
         }
     }
 
-    struct AtomicWorld {
+    struct AtomicWorld: Interleaving {
         var turn = DeliveryTurn.idle
         /// The work left for the holder (under the owner's lock, or in atomics).
         var stored: [Int] = []
@@ -357,28 +368,17 @@ struct DeliveryTurnTests {
             threads[index] = thread
             #expect(holders <= 1, "two threads hold the turn")
         }
-    }
 
-    static func explore(_ world: AtomicWorld, _ comment: String) -> Int {
-        let runnable = world.runnable
-        if runnable.isEmpty {
-            if world.endedAt == nil {
-                #expect(world.stored.isEmpty, "work left behind with nobody holding the turn; \(comment)")
-                #expect(world.turn == .idle, "\(comment)")
-                #expect(world.delivered.sorted() == world.threads.map(\.value).sorted(), "\(comment)")
+        func checkQuiescent(_ comment: @autoclosure () -> String) {
+            if endedAt == nil {
+                #expect(stored.isEmpty, "work left behind with nobody holding the turn; \(comment())")
+                #expect(turn == .idle, "\(comment())")
+                #expect(delivered.sorted() == threads.map(\.value).sorted(), "\(comment())")
             } else {
-                #expect(world.deliveredAfterEnd == 0, "a delivery began after the end; \(comment)")
+                #expect(deliveredAfterEnd == 0, "a delivery began after the end; \(comment())")
             }
-            #expect(Set(world.delivered).count == world.delivered.count, "a value was delivered twice; \(comment)")
-            return 1
+            #expect(Set(delivered).count == delivered.count, "a value was delivered twice; \(comment())")
         }
-        var count = 0
-        for index in runnable {
-            var next = world
-            next.step(index)
-            count += explore(next, comment)
-        }
-        return count
     }
 
     @Test("every interleaving of three threads leaving work and taking the turn without a lock delivers it all once, serially")

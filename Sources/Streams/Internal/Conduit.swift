@@ -121,35 +121,24 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     @inlinable
     @inline(__always)
     func unlockReleasingDiscards() {
-        guard queue.hasDiscards else {
-            lock.unlock()
-            return
-        }
-        let discards = queue.takeDiscards()
-        lock.unlock()
-        _ = consume discards
+        if queue.hasDiscards { lock.unlock(releasing: queue.takeDiscards()) } else { lock.unlock() }
     }
 
     // Called with the lock held: the subscriber that receives `signal`. A completion takes the
-    // subscriber out, so that it is released once it has been told, and the termination hook,
-    // released with the discards.
+    // subscriber out, and the termination hook, released with the discards.
     @inlinable
     @inline(__always)
     func takeTarget(for signal: Signal?) -> Downstream? {
-        switch signal {
-        case .none:
-            return nil
-        case .some(.value):
-            return downstream
-        case .some(.completion):
-            let target = downstream
+        guard let signal else { return nil }
+        let target = downstream
+        if signal.takesRecipient {
             downstream = nil
             if let hook = onTermination {
-                queue.discards.add(hook)  // released with the discards, after unlocking
+                queue.discards.add(hook)
                 onTermination = nil
             }
-            return target
         }
+        return target
     }
 
     /// Delivers `first`, then whatever the queue hands out next, until it hands out nothing.

@@ -99,9 +99,7 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
 
     /// Unlocks, then releases what was discarded meanwhile.
     func unlockReleasingDiscards() {
-        let released = discards.take()
-        lock.unlock()
-        withExtendedLifetime(released) {}
+        if discards.hasDiscards { lock.unlock(releasing: discards.takeDiscards()) } else { lock.unlock() }
     }
 
     /// Marks upstream finished and returns its subscription (for the operator to cancel, if it

@@ -32,9 +32,7 @@ package struct AtomicDeliveryTurn: ~Copyable, Sendable {
     @inlinable
     @inline(__always)
     package func takeIfIdle() -> Bool {
-        raw.compareExchange(
-            expected: DeliveryTurn.idle.rawValue, desired: DeliveryTurn.held.rawValue, ordering: .sequentiallyConsistent
-        ).exchanged
+        change(from: .idle, to: .held)
     }
 
     /// ``DeliveryTurn/take()``: the work must be stored before this call. A turn already marked
@@ -85,9 +83,14 @@ package struct AtomicDeliveryTurn: ~Copyable, Sendable {
     @inlinable
     @inline(__always)
     package func giveUpIfNothingLeft() -> Bool {
-        raw.compareExchange(
-            expected: DeliveryTurn.held.rawValue, desired: DeliveryTurn.idle.rawValue, ordering: .sequentiallyConsistent
-        ).exchanged
+        change(from: .held, to: .idle)
+    }
+
+    /// Moves the turn from `expected` to `desired` if it is in `expected`: one compare-and-swap.
+    @inlinable
+    @inline(__always)
+    func change(from expected: DeliveryTurn, to desired: DeliveryTurn) -> Bool {
+        raw.compareExchange(expected: expected.rawValue, desired: desired.rawValue, ordering: .sequentiallyConsistent).exchanged
     }
 
     /// ``giveUp()`` when work was left or the stream ended: kept out of line, off the common path.

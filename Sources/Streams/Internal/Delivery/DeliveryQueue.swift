@@ -9,6 +9,16 @@ package enum DownstreamSignal<Value, Failure: Error> {
 
 extension DownstreamSignal: Equatable where Value: Equatable, Failure: Equatable {}
 
+extension DownstreamSignal {
+    /// Whether delivering this signal takes the subscriber out of its owner: a completion does,
+    /// so that the subscriber is released once it has been told (rule 8).
+    @inlinable
+    @inline(__always)
+    package var takesRecipient: Bool {
+        if case .completion = self { true } else { false }
+    }
+}
+
 /// The downstream half that every delivering state machine shares: the demand downstream has
 /// requested and not yet received, the values waiting for that demand, the completion waiting
 /// behind them, and the ``DeliveryTurn``.
@@ -22,7 +32,7 @@ extension DownstreamSignal: Equatable where Value: Equatable, Failure: Equatable
 ///
 /// A plain value with no lock and no callbacks: its owner keeps it behind a lock.
 @usableFromInline
-package struct DeliveryQueue<Value, Failure: Error> {
+package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     /// What ``finish(_:discarding:)`` drops.
     @usableFromInline
     package enum Dropping: Sendable {

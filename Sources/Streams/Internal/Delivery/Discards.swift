@@ -55,3 +55,33 @@ package struct Discards {
         return taken
     }
 }
+
+/// A pure value (a state machine, a queue) that keeps what it lets go of as ``Discards`` until
+/// its owner unlocks.
+@usableFromInline
+package protocol DiscardsHolder {
+    /// Whether something was let go of since ``takeDiscards()`` was last called: one check on
+    /// the common path, where nothing was.
+    var hasDiscards: Bool { get }
+    /// Takes what was let go of, for the owner to release after unlocking (rule 9).
+    mutating func takeDiscards() -> Discards
+}
+
+extension Discards: DiscardsHolder {
+    @inlinable package var hasDiscards: Bool { !isEmpty }
+
+    @inlinable
+    package mutating func takeDiscards() -> Discards { take() }
+}
+
+extension Lock {
+    /// Unlocks, then lets go of `discards`, taken out under the lock: their deinits may use
+    /// what the lock guards. Owners call it only when they have discards
+    /// (`if holder.hasDiscards { lock.unlock(releasing: holder.takeDiscards()) } else { lock.unlock() }`),
+    /// so that the common path stays a plain unlock.
+    @inlinable
+    package func unlock(releasing discards: consuming Discards) {
+        unlock()
+        _ = consume discards
+    }
+}

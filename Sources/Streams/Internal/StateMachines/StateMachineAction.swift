@@ -81,7 +81,7 @@ extension StateMachineAction: Equatable where Value: Equatable, Failure: Equatab
 /// out once it has released its lock. Machines are generic over `Link`, the handle of an upstream
 /// subscription, so that their tests can use plain values in place of subscriptions.
 @usableFromInline
-package protocol DownstreamStateMachine {
+package protocol DownstreamStateMachine: DiscardsHolder {
     /// What the machine hands out for delivery.
     associatedtype Value
     /// Downstream's failure type.
@@ -95,12 +95,6 @@ package protocol DownstreamStateMachine {
     mutating func didDeliver(requesting more: Subscribers.Demand) -> StateMachineAction<Value, Failure, Link>
     /// Downstream cancelled.
     mutating func cancel() -> StateMachineAction<Value, Failure, Link>
-    /// Whether the machine let go of something since it was last asked: one check on the
-    /// common path, where it did not.
-    var hasDiscards: Bool { get }
-    /// Takes what the machine let go of since it was last asked (values, queues, completions),
-    /// for the shell to release after unlocking (rule 9).
-    mutating func takeDiscards() -> Discards
 }
 
 /// An upstream that is asked for demand in advance and counts what it still owes.

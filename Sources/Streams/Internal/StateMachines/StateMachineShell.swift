@@ -123,8 +123,6 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
             lock.unlock()
             return
         }
-        let discards = machine.takeDiscards()
-        lock.unlock()
-        _ = consume discards
+        lock.unlock(releasing: machine.takeDiscards())
     }
 }

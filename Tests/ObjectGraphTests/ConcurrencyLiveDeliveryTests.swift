@@ -2,12 +2,13 @@ import Foundation
 import ObjectGraph
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 /// The stream rules for the live publishers (``ChangesPublisher``, ``ObjectPublisher``) where
 /// the subscribing thread, the context's queue and the subscriber's requests meet.
-@Suite("Live publishers: delivery rules")
-struct LiveDeliveryRulesTests {
+@Suite("Concurrency: live publishers between the subscribing thread, the queue and cancel")
+struct ConcurrencyLiveDeliveryTests {
     static let byName = FetchRequest<Content>(sortBy: [SortDescriptor(\.name)])
 
     /// A subscriber that requests from inside `receive(subscription:)` and, still inside it,
@@ -83,10 +84,10 @@ struct LiveDeliveryRulesTests {
         let background = container.newBackgroundContext()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let delivered = Locked(0)
+        let delivered = Counter()
         let onValue: () -> Subscribers.Demand = {
             // The second value (after the initial state) is held inside receive(_:).
-            if delivered.withLock({ $0 += 1; return $0 }) == 2 {
+            if delivered.count.add(1, ordering: .acquiringAndReleasing).newValue == 2 {
                 entered.signal()
                 release.wait()
             }
@@ -120,22 +121,13 @@ struct LiveDeliveryRulesTests {
         release.signal()
         view.flush()
         view.flush()
-        #expect(delivered.withLock { $0 } == 2)
+        #expect(delivered.count.load(ordering: .acquiring) == 2)
         #expect(differences.completion == nil && objects.completion == nil)
         #expect(differences.violations.isEmpty && objects.violations.isEmpty, "\(differences.violations) \(objects.violations)")
     }
 
-    /// A value shared by the test's threads, behind the package's lock.
-    final class Locked<Value>: @unchecked Sendable {  // `lock` protects `value`
-        private let lock = Lock()
-        private var value: Value
-
-        init(_ value: Value) { self.value = value }
-
-        func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&value)
-        }
+    /// A count the test's threads share.
+    final class Counter: Sendable {
+        let count = Atomic<Int>(0)
     }
 }
