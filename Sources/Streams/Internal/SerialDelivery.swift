@@ -80,7 +80,6 @@ package struct SerialDelivery<Signal> {
     package mutating func end() -> FIFOQueue<Signal> {
         turn.end()
         owedTurns = 0
-        defer { pending = FIFOQueue() }
-        return pending
+        return pending.takeAll()
     }
 }

@@ -33,7 +33,7 @@ extension DownstreamSignal {
 /// A plain value with no lock and no callbacks: its owner keeps it behind a lock.
 @usableFromInline
 package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
-    /// What ``finish(_:discarding:)`` drops.
+    /// What ``finish(_:dropping:)`` drops.
     @usableFromInline
     package enum Dropping: Sendable {
         /// Nothing: the completion follows every waiting value.
@@ -257,8 +257,7 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     @inlinable
     mutating func discardWaiting() {
         guard !waiting.isEmpty else { return }
-        discards.add(waiting)
-        waiting = FIFOQueue()
+        discards.add(waiting.takeAll())
         lastIsKept = false
     }
 }

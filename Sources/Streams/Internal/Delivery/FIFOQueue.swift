@@ -66,10 +66,11 @@ package struct FIFOQueue<Element> {
         storage[head...].contains { $0 == element }
     }
 
-    /// Removes every element.
+    /// Removes every element and returns them, so that an owner holding a lock can release them
+    /// after unlocking (rule 9).
     @inlinable
-    package mutating func removeAll() {
-        storage = []
-        head = 0
+    package mutating func takeAll() -> FIFOQueue {
+        defer { self = FIFOQueue() }
+        return self
     }
 }

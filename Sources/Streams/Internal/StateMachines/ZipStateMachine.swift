@@ -126,10 +126,7 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
         let attached = links.compactMap { $0 }
         for index in links.indices {
             links[index] = nil
-            if !waiting[index].isEmpty {
-                queue.discards.add(waiting[index])
-                waiting[index] = FIFOQueue()
-            }
+            if !waiting[index].isEmpty { queue.discards.add(waiting[index].takeAll()) }
             finished[index] = true
         }
         upstreamsWithValues = 0
