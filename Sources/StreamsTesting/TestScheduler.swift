@@ -184,12 +184,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {  // `lock` pr
     // Must hold the lock. Keeps `scheduled` sorted; a new action goes after every action due at
     // the same time (its sequence number is the largest yet).
     private func insert(_ action: ScheduledAction) {
-        var low = 0
-        var high = scheduled.count
-        while low < high {
-            let middle = (low + high) / 2
-            if scheduled[middle].runsBefore(action) { low = middle + 1 } else { high = middle }
-        }
-        scheduled.insert(action, at: low)
+        scheduled.insert(action, at: partitionPoint(in: scheduled.indices) { scheduled[$0].runsBefore(action) })
     }
 }

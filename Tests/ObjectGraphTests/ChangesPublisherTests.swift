@@ -14,7 +14,11 @@ struct ChangesPublisherTests {
     final class Mirror {
         var names: [String] = []
         func apply(_ difference: CollectionDifference<Content>) {
-            names.apply(difference) { $0.name }
+            do {
+                try names.apply(difference) { $0.name }
+            } catch {
+                Issue.record(error)
+            }
         }
     }
 

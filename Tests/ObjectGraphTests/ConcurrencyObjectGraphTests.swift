@@ -14,7 +14,11 @@ struct ConcurrencyObjectGraphTests {
         let request = FetchRequest<Content>(sortBy: [SortDescriptor(\.rank), SortDescriptor(\.name)])
         var names: [String] = []  // touched only on the view queue, by the subscriber
         let subscriber = TestSubscriber<CollectionDifference<Content>, ObjectGraphError>(onValue: { _, difference in
-            names.apply(difference) { $0.name }
+            do {
+                try names.apply(difference) { $0.name }
+            } catch {
+                Issue.record(error)
+            }
             return .none
         })
         view.changesPublisher(for: request).subscribe(subscriber)

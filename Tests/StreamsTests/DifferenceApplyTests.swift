@@ -71,7 +71,7 @@ struct DifferenceApplyTests {
     }
 
     @Test("random differences give the same result and the same transform calls, in order")
-    func randomDifferences() {
+    func randomDifferences() throws {
         var generator = SeededGenerator(state: 2_026)
         for round in 0..<2_000 {
             let count = round < 1_000 ? Int.random(in: 0...12, using: &generator) : Int.random(in: 0...300, using: &generator)
@@ -83,33 +83,33 @@ struct DifferenceApplyTests {
 
             var array = original
             var arrayCalls: [Int] = []
-            array.apply(difference) { arrayCalls.append($0); return "new \($0)" }
+            try array.apply(difference) { arrayCalls.append($0); return "new \($0)" }
             #expect(array == expected, "round \(round)")
             #expect(arrayCalls == expectedCalls, "round \(round)")
 
             var tape = Tape(original)
             var tapeCalls: [Int] = []
-            tape.apply(difference) { tapeCalls.append($0); return "new \($0)" }
+            try tape.apply(difference) { tapeCalls.append($0); return "new \($0)" }
             #expect(tape.elements == expected, "round \(round)")
             #expect(tapeCalls == expectedCalls, "round \(round)")
 
             // A slice whose indices do not start at zero.
             let padded = ["pad"] + original
             var slice = padded[1...]
-            slice.apply(difference) { "new \($0)" }
+            try slice.apply(difference) { "new \($0)" }
             #expect(Array(slice) == expected, "round \(round)")
         }
     }
 
     @Test("updates replace elements in place, without copying a uniquely held array")
-    func updatesInPlace() {
+    func updatesInPlace() throws {
         var rows = Array(0..<1_000)
         let before = rows.withUnsafeBufferPointer { $0.baseAddress }
         let difference = CollectionDifference<Int>([
             .remove(offset: 10, element: 10, associatedWith: nil), .insert(offset: 10, element: 10, associatedWith: nil),
             .remove(offset: 500, element: 500, associatedWith: nil), .insert(offset: 500, element: 500, associatedWith: nil),
         ])!
-        rows.apply(difference) { -$0 }
+        try rows.apply(difference) { -$0 }
         #expect(rows.withUnsafeBufferPointer { $0.baseAddress } == before)
         #expect(rows[10] == -10 && rows[500] == -500 && rows[11] == 11)
     }

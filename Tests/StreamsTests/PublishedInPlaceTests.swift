@@ -16,21 +16,21 @@ struct PublishedInPlaceTests {
     ])!
 
     @Test("with no $property subscriber, a mutation changes the array in place, without copying it")
-    func inPlaceWithoutSubscribers() {
+    func inPlaceWithoutSubscribers() throws {
         let board = Board()
         let before = Self.bufferAddress(board.rows)
-        board.rows.apply(Self.update) { -$0 }
+        try board.rows.apply(Self.update) { -$0 }
         board.rows[7] = 70
         #expect(Self.bufferAddress(board.rows) == before)
         #expect(board.rows[3] == -3 && board.rows[7] == 70 && board.rows.count == 1_000)
     }
 
     @Test("objectWillChange fires once per mutation, before the property changes")
-    func objectWillChangeFirst() {
+    func objectWillChangeFirst() throws {
         let board = Board()
         var seen: [Int] = []
         let cancellable = board.objectWillChange.sink { seen.append(board.rows[3]) }
-        board.rows.apply(Self.update) { -$0 }
+        try board.rows.apply(Self.update) { -$0 }
         board.rows[3] = 30
         #expect(seen == [3, -3])
         #expect(board.rows[3] == 30)
@@ -38,11 +38,11 @@ struct PublishedInPlaceTests {
     }
 
     @Test("with a $property subscriber, a mutation reaches it before the property changes, as setting does")
-    func willSetWithSubscribers() {
+    func willSetWithSubscribers() throws {
         let board = Board()
         var seen: [(received: Int, property: Int)] = []
         let cancellable = board.$rows.sink { seen.append(($0[3], board.rows[3])) }
-        board.rows.apply(Self.update) { -$0 }
+        try board.rows.apply(Self.update) { -$0 }
         #expect(seen.map(\.received) == [3, -3])
         #expect(seen.map(\.property) == [3, 3])
         #expect(board.rows[3] == -3)
@@ -50,7 +50,7 @@ struct PublishedInPlaceTests {
     }
 
     @Test("after the last subscriber leaves, mutations are in place again and a new subscriber starts from the current value")
-    func subscribersComeAndGo() {
+    func subscribersComeAndGo() throws {
         let board = Board()
         var first: [Int] = []
         let firstCancellable = board.$rows.sink { first.append($0[0]) }
@@ -69,7 +69,7 @@ struct PublishedInPlaceTests {
     }
 
     @Test("a subscriber that arrives after in-place mutations starts from their result")
-    func subscriberAfterMutations() {
+    func subscriberAfterMutations() throws {
         let board = Board()
         board.rows[0] = 5
         var received: [Int] = []

@@ -52,29 +52,34 @@ struct SerialDeliveryTests {
     }
 
     @Test("turns taken while the subscription is handed over are given back, to be scheduled again")
-    func exclusive() {
+    func handover() {
         var delivery = SerialDelivery<Int>()
-        delivery.beginExclusive()
+        delivery.beginHandover()
         delivery.enqueue(1)
         #expect(delivery.takeTurn() == nil)
         delivery.enqueue(2)
         #expect(delivery.takeTurn() == nil)
-        #expect(delivery.endExclusive() == 2)
+        #expect(delivery.endHandover() == 2)
         #expect(delivery.takeTurn() == 1)
         #expect(delivery.finishSignal() == nil)
         #expect(delivery.takeTurn() == 2)
     }
 
-    @Test("removeAll forgets queued signals and owed turns")
-    func removeAll() {
+    @Test("end hands back the queued signals, forgets owed turns, and no turn is taken after it")
+    func end() {
         var delivery = SerialDelivery<Int>()
         delivery.enqueue(1)
         delivery.enqueue(2)
+        delivery.enqueue(3)
         #expect(delivery.takeTurn() == 1)
         #expect(delivery.takeTurn() == nil)
-        delivery.removeAll()
+        var dropped = delivery.end()
+        #expect(dropped.removeFirst() == 2 && dropped.removeFirst() == 3 && dropped.isEmpty)
         #expect(delivery.finishSignal() == nil)
         #expect(delivery.pendingCount == 0)
+        delivery.enqueue(4)
+        #expect(delivery.takeTurn() == nil)
+        #expect(delivery.endHandover() == 0)
     }
 }
 

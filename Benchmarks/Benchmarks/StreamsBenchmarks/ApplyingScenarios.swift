@@ -42,7 +42,7 @@ func registerApplyingScenarios() {
             let board = Board()
             board.rows = source.map(RowViewModel.init)
             let differences = PassthroughSubject<CollectionDifference<Int>, Never>()
-            let cancellable = differences.sink { difference in board.rows.apply(difference) { RowViewModel($0) } }
+            let cancellable = differences.sink { difference in try! board.rows.apply(difference) { RowViewModel($0) } }
             benchmark.startMeasurement()
             differences.send(difference)
             benchmark.stopMeasurement()

@@ -1,3 +1,5 @@
+import Streams
+
 /// Composes the differences of successive batches into one difference from the state last
 /// delivered to the state now, in work and memory proportional to the changes, never to the
 /// size of the collection.
@@ -103,12 +105,6 @@ struct DifferenceAccumulator<Element: Hashable> {
 
     /// The index of the first pending insertion whose offset is at least `offset`.
     private func firstInsertion(atOrAfter offset: Int) -> Int {
-        var low = 0
-        var high = insertions.count
-        while low < high {
-            let middle = (low + high) / 2
-            if insertions[middle].offset < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
+        partitionPoint(in: insertions.indices) { insertions[$0].offset < offset }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Streams
 
 extension FetchedResultsController {
     /// Applies one batch of context changes: finds the old place of every affected object by
@@ -184,11 +185,5 @@ extension FetchedResultsController {
 
 /// The number of elements of the sorted array `sorted` that are less than `value`.
 func lowerBound(of value: Int, in sorted: [Int]) -> Int {
-    var low = 0
-    var high = sorted.count
-    while low < high {
-        let middle = (low + high) / 2
-        if sorted[middle] < value { low = middle + 1 } else { high = middle }
-    }
-    return low
+    partitionPoint(in: sorted.indices) { sorted[$0] < value }
 }

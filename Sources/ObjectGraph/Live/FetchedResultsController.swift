@@ -147,13 +147,9 @@ public final class FetchedResultsController<Object: ManagedObject> {
 
     /// The first index whose object does not sort before the probed one.
     func insertionIndex(for probe: SortKeys<Object>.Probe) -> Int {
-        var low = 0
-        var high = fetchedObjects.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortKeys.isOrdered(row: middle, of: fetchedObjects, keys: fetchedKeys, before: probe) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        // Read once, so that the search does not check exclusive access at every step.
+        let (objects, keys, sortKeys) = (fetchedObjects, fetchedKeys, sortKeys)
+        return partitionPoint(in: 0..<objects.count) { sortKeys.isOrdered(row: $0, of: objects, keys: keys, before: probe) }
     }
 
     /// The index of `object` in the results, by binary search; a linear scan only if the order

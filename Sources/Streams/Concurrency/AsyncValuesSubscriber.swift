@@ -99,8 +99,9 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         self.subscription = nil
         let waiter = self.waiter
         self.waiter = nil
-        unclaimed.removeAll()
+        let released = unclaimed.takeAll()  // released after unlocking: a value's deinit may call back in
         lock.unlock()
+        withExtendedLifetime(released) {}
         subscription?.cancel()
         waiter?.resume(returning: Handover(.success(nil)))
     }

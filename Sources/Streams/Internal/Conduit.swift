@@ -1,11 +1,11 @@
-import Synchronization
-
-/// One subscriber's connection to a source that pushes values (a subject, a future, a
-/// multicast): it keeps the subscriber's demand and delivers signals to it one at a time.
+/// One subscriber's connection to a source that pushes values (``CurrentValueSubject``,
+/// ``Future``): it keeps the subscriber's demand and delivers signals to it one at a time.
 ///
-/// Signals are never delivered while the lock is held. A thread that finds another thread
-/// delivering leaves its signal in the queue, and the delivering thread drains the queue before
-/// it returns (rule 3 without a lock around the call-out, rule 6 without recursion).
+/// The thin locking shell around a ``DeliveryQueue`` that keeps the newest value beyond the
+/// demand (``DeliveryQueue/offerKeepingLatest(_:)``): a subscriber that has not asked yet
+/// receives the latest value as soon as it does. Signals are never delivered while the lock is
+/// held; a thread that finds another delivering leaves its signal in the queue, and the
+/// delivering thread hands it out before it gives the turn up (rules 3, 6 and 9).
 @usableFromInline
 package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Sendable {
     @usableFromInline
@@ -15,7 +15,8 @@ package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Send
     /// the conduit is handed out (see Conduit+Description).
     package final var combineName = "CurrentValueSubject"
 
-    /// Delivers `value` if the subscriber has demand; otherwise applies the conduit's policy.
+    /// Delivers `value` if the subscriber has demand; otherwise keeps it, in place of an older
+    /// kept value, until demand arrives.
     @usableFromInline
     package func offer(_ value: Output) { fatalError("abstract") }
     /// Ends the stream for this subscriber.
@@ -36,49 +37,30 @@ package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Send
     package func cancel() { fatalError("abstract") }
 }
 
-/// What a conduit does with a value offered while its subscriber has no demand.
-@usableFromInline
-package enum NoDemandPolicy: Sendable {
-    /// Drop it (``PassthroughSubject``).
-    case drop
-    /// Keep the latest one and deliver it as soon as demand arrives (``CurrentValueSubject``,
-    /// ``Future``).
-    case keepLatest
-}
-
 @usableFromInline
 package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable {
     @usableFromInline package typealias Output = Downstream.Input
     @usableFromInline package typealias Failure = Downstream.Failure
+    @usableFromInline typealias Signal = DownstreamSignal<Output, Failure>
 
     // `lock` protects every stored property below (so the runtime's exclusivity checks, which
-    // cost more than the lock, are switched off for them); `downstream` is nil once the conduit has
-    // completed or been cancelled.
+    // cost more than the lock, are switched off for them); `downstream` is nil once the conduit
+    // has completed or been cancelled.
     @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
-    @usableFromInline @exclusivity(unchecked) var demand = Subscribers.Demand.none
-    @usableFromInline @exclusivity(unchecked) var queue: [Output?] = []  // a delivered slot is set to nil, so its value is released outside the lock
-    @usableFromInline @exclusivity(unchecked) var queueHead = 0
-    @usableFromInline @exclusivity(unchecked) var latest: Output?
-    @usableFromInline @exclusivity(unchecked) var pendingCompletion: Subscribers.Completion<Failure>?
-    @usableFromInline @exclusivity(unchecked) var isDelivering = true  // until `start()` has handed over the subscription
+    @usableFromInline @exclusivity(unchecked) var queue: DeliveryQueue<Output, Failure>
     @usableFromInline @exclusivity(unchecked) var onTermination: (() -> Void)?
-    @usableFromInline let policy: NoDemandPolicy
 
     /// - Parameters:
-    ///   - initialValue: with `.keepLatest`, a value to deliver on the first demand.
+    ///   - initialValue: a value to deliver on the first demand.
     ///   - onTermination: called once, outside the lock, after cancel.
     @inlinable
-    package init(
-        _ downstream: Downstream,
-        policy: NoDemandPolicy,
-        initialValue: Output? = nil,
-        onTermination: (() -> Void)? = nil
-    ) {
+    package init(_ downstream: Downstream, initialValue: Output? = nil, onTermination: (() -> Void)? = nil) {
         self.downstream = downstream
-        self.policy = policy
-        self.latest = initialValue
         self.onTermination = onTermination
+        // The turn is held until `start()` has handed the subscription over.
+        queue = DeliveryQueue(handingOverSubscription: true)
+        if let initialValue { _ = queue.offerKeepingLatest(initialValue) }
     }
 
     /// Sets what runs once, outside the lock, when the subscriber cancels.
@@ -93,84 +75,33 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
         guard let downstream else { lock.unlock(); return }
         lock.unlock()
         downstream.receive(subscription: self)
-        drain(with: downstream, newDemand: .none)
+        update { $0.didDeliver(requesting: .none) }
     }
 
     @inlinable
     override package func offer(_ value: Output) {
         lock.lock()
-        guard let downstream, pendingCompletion == nil else { lock.unlock(); return }
-        if demand == .none {
-            if policy == .keepLatest { latest = value }
-            lock.unlock()
-            return
-        }
-        // A kept value is older than this one (only possible while another call is
-        // delivering): it goes first if the demand covers both, and is dropped otherwise.
-        if let older = latest {
-            latest = nil
-            if demand > 1 {
-                demand -= 1
-                queue.append(older)
-            }
-        }
-        demand -= 1
-        if isDelivering {
-            queue.append(value)
-            lock.unlock()
-            return
-        }
-        isDelivering = true
-        lock.unlock()
-        let more = downstream.receive(value)
-        drain(with: downstream, newDemand: more)
+        let signal = queue.offerKeepingLatest(value)
+        let target = signal == nil ? nil : downstream  // a value: the subscriber stays
+        unlockReleasingDiscards()
+        if let signal, let target { deliver(signal, to: target) }
     }
 
     override package func finish(_ completion: Subscribers.Completion<Failure>, afterPendingValue: Bool = false) {
-        lock.lock()
-        guard let downstream, pendingCompletion == nil else { lock.unlock(); return }
-        var dropped: Output?  // released after unlocking
-        if !afterPendingValue {
-            dropped = latest
-            latest = nil
-        }
-        if isDelivering || latest != nil {
-            pendingCompletion = completion
-            lock.unlock()
-            withExtendedLifetime(dropped) {}
-            return
-        }
-        self.downstream = nil
-        let termination = onTermination
-        onTermination = nil
-        lock.unlock()
-        withExtendedLifetime((dropped, termination)) {}
-        downstream.receive(completion: completion)
+        update { $0.finish(completion, dropping: afterPendingValue ? .nothing : .keptValue) }
     }
 
     override package func request(_ newDemand: Subscribers.Demand) {
         guard newDemand > 0 else { return }
-        lock.lock()
-        guard let downstream else { lock.unlock(); return }
-        demand += newDemand
-        if isDelivering || latest == nil {
-            lock.unlock()
-            return
-        }
-        isDelivering = true
-        lock.unlock()
-        drain(with: downstream, newDemand: .none)
+        update { $0.addDemand(newDemand) }
     }
 
     override package func cancel() {
         lock.lock()
+        queue.cancel()
         // Everything dropped here is released after unlocking: a deinit may call back in.
-        let released = (downstream, queue, latest)
+        let released = (downstream, queue.takeDiscards())
         downstream = nil
-        queue = []
-        queueHead = 0
-        latest = nil
-        pendingCompletion = nil
         let termination = onTermination
         onTermination = nil
         lock.unlock()
@@ -178,45 +109,61 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
         termination?()
     }
 
-    /// Delivers whatever is waiting, one signal at a time, until nothing can be delivered.
-    /// Called only by the thread that set `isDelivering`.
+    /// Runs `event` on the queue under the lock, then delivers what it hands out, and whatever
+    /// follows, after unlocking.
     @inlinable
-    func drain(with downstream: Downstream, newDemand: Subscribers.Demand) {
-        var more = newDemand
-        while true {
-            lock.lock()
-            guard self.downstream != nil else { lock.unlock(); return }
-            demand += more
-            more = .none
-            if queueHead < queue.count {
-                guard let value = queue[queueHead] else { preconditionFailure("Conduit: queue slot delivered twice") }
-                queue[queueHead] = nil
-                queueHead += 1
-                if queueHead == queue.count { queue.removeAll(keepingCapacity: true); queueHead = 0 }
-                lock.unlock()
-                more = downstream.receive(value)
-                continue
-            }
-            if let value = latest, demand > 0 {
-                latest = nil
-                demand -= 1
-                lock.unlock()
-                more = downstream.receive(value)
-                continue
-            }
-            if let completion = pendingCompletion, latest == nil {
-                self.downstream = nil
-                pendingCompletion = nil
-                let termination = onTermination
+    @inline(__always)
+    func update(_ event: (inout DeliveryQueue<Output, Failure>) -> Signal?) {
+        lock.lock()
+        let signal = event(&queue)
+        let target = takeTarget(for: signal)
+        unlockReleasingDiscards()
+        if let signal, let target { deliver(signal, to: target) }
+    }
+
+    /// Unlocks, then lets go of what the queue discarded meanwhile.
+    @inlinable
+    @inline(__always)
+    func unlockReleasingDiscards() {
+        if queue.hasDiscards { lock.unlock(releasing: queue.takeDiscards()) } else { lock.unlock() }
+    }
+
+    // Called with the lock held: the subscriber that receives `signal`. A completion takes the
+    // subscriber out, and the termination hook, released with the discards.
+    @inlinable
+    @inline(__always)
+    func takeTarget(for signal: Signal?) -> Downstream? {
+        guard let signal else { return nil }
+        let target = downstream
+        if signal.takesRecipient {
+            downstream = nil
+            if let hook = onTermination {
+                queue.discards.add(hook)
                 onTermination = nil
-                lock.unlock()
-                _ = termination
-                downstream.receive(completion: completion)
-                return
             }
-            isDelivering = false
-            lock.unlock()
-            return
+        }
+        return target
+    }
+
+    /// Delivers `first`, then whatever the queue hands out next, until it hands out nothing.
+    /// Called only by the holder of the queue's turn, without the lock.
+    @inlinable
+    func deliver(_ first: Signal, to target: Downstream) {
+        var signal = first
+        while true {
+            switch signal {
+            case .completion(let completion):
+                target.receive(completion: completion)
+                return
+            case .value(let value):
+                let more = target.receive(value)
+                lock.lock()
+                let next = queue.didDeliver(requesting: more)
+                if case .completion? = next { _ = takeTarget(for: next) }  // the holder keeps `target`
+                unlockReleasingDiscards()
+                guard let next else { return }
+                signal = next
+            }
         }
     }
 }

@@ -140,9 +140,11 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
         lock.lock()
         let upstream: (any Subscription)?
         if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
+        // A result waiting for demand is released after unlocking, with the subscriber: their
+        // deinits may call back in.
+        let released = (status, downstream)
         status = .terminated
         isCancelled = true
-        let released = downstream
         downstream = nil
         lock.unlock()
         withExtendedLifetime(released) {}

@@ -28,7 +28,9 @@ struct DemandOutcome {
 /// Subclasses keep their own state in stored properties protected by ``lock``, override the
 /// `…Locked` hooks (called with the lock held; they must not call out) and implement
 /// `receive(_:)` and `receive(completion:)` with ``enqueueLocked(_:)`` and
-/// ``finishUpstreamLocked()``.
+/// ``finishUpstreamLocked()``. What they let go of under the lock (a superseded value, a
+/// timer) goes to ``discardLocked(_:)``, and is released when they unlock with
+/// ``unlockReleasingDiscards()`` (rule 9: its deinit may call back in).
 class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {  // `lock` protects every var, here and in subclasses
     typealias Failure = Downstream.Failure
     typealias Signal = ScheduledSignal<Downstream.Input, Downstream.Failure>
@@ -43,6 +45,7 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
     // Whether upstream has completed or been cancelled: its later signals are ignored.
     private var isUpstreamFinished = false
     private var delivery = SerialDelivery<Signal>()
+    private var discards = Discards()
 
     init(downstream: Downstream) {
         self.downstream = downstream
@@ -66,7 +69,8 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
         DemandOutcome(upstreamDemand: demand)
     }
 
-    /// The stream is ending (cancelled or completed): returns scheduled work to cancel.
+    /// The stream is ending (cancelled or completed): returns scheduled work to cancel. State
+    /// it lets go of goes to ``discardLocked(_:)``.
     func releaseLocked() -> [any Cancellable] { [] }
 
     // MARK: Helpers for subclasses
@@ -74,9 +78,28 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
     /// Whether upstream signals are still wanted: subscribed, not finished, not cancelled.
     var isActiveLocked: Bool { !isUpstreamFinished && downstream != nil && upstream != nil }
 
+    /// Whether the stream is over: the completion was delivered or the subscriber cancelled.
+    var isTerminatedLocked: Bool { downstream == nil }
+
     /// Queues `signal`; the caller then pays for it with exactly one turn.
     func enqueueLocked(_ signal: Signal) {
         delivery.enqueue(signal)
+    }
+
+    /// Keeps `discarded` (a value, a closure, a timer the subclass let go of) to be released
+    /// after unlocking.
+    func discardLocked(_ discarded: Any) {
+        discards.add(discarded)
+    }
+
+    /// Keeps what a pure state let go of, to be released after unlocking.
+    func discardLocked(_ discarded: consuming Discards) {
+        discards.add(contentsOf: discarded)
+    }
+
+    /// Unlocks, then releases what was discarded meanwhile.
+    func unlockReleasingDiscards() {
+        if discards.hasDiscards { lock.unlock(releasing: discards.takeDiscards()) } else { lock.unlock() }
     }
 
     /// Marks upstream finished and returns its subscription (for the operator to cancel, if it
@@ -109,7 +132,7 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
                 for _ in 0..<outcome.turns { _ = delivery.takeTurn() }  // owed to this loop
                 let upstream = self.upstream
                 next = delivery.finishSignal()
-                lock.unlock()
+                unlockReleasingDiscards()
                 if outcome.upstreamDemand > 0 { upstream?.request(outcome.upstreamDemand) }
             case .completion(let completion):
                 guard let released = terminate() else { return }
@@ -121,7 +144,8 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
         }
     }
 
-    // Ends the stream once: returns what must be cancelled outside the lock.
+    // Ends the stream once: returns what must be cancelled outside the lock. The signals still
+    // queued and whatever the subclass lets go of are released after unlocking.
     private func terminate() -> (upstream: (any Subscription)?, work: [any Cancellable], downstream: Downstream)? {
         lock.lock()
         guard let downstream else { lock.unlock(); return nil }
@@ -129,9 +153,9 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
         self.upstream = nil
         self.downstream = nil
         isUpstreamFinished = true
-        delivery.removeAll()
+        discards.add(delivery.end())
         let work = releaseLocked()
-        lock.unlock()
+        unlockReleasingDiscards()
         return (upstream, work, downstream)
     }
 
@@ -146,11 +170,11 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
         }
         hasSubscription = true
         upstream = subscription
-        delivery.beginExclusive()
+        delivery.beginHandover()
         lock.unlock()
         downstream.receive(subscription: self)
         lock.lock()
-        let owedTurns = delivery.endExclusive()
+        let owedTurns = delivery.endHandover()
         let stillSubscribed = self.downstream != nil
         lock.unlock()
         for _ in 0..<owedTurns { scheduleTurn() }
@@ -171,7 +195,7 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
         guard downstream != nil else { lock.unlock(); return }
         let outcome = demandLocked(demand)
         let upstream = self.upstream
-        lock.unlock()
+        unlockReleasingDiscards()
         if outcome.upstreamDemand > 0 { upstream?.request(outcome.upstreamDemand) }
         for _ in 0..<outcome.turns { runTurn() }
     }

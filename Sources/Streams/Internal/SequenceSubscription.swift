@@ -3,12 +3,13 @@ import Synchronization
 /// Delivers the elements of a sequence within demand, then a completion
 /// (``Publishers/Sequence``, ``Record``).
 ///
-/// Elements are delivered in a loop by whichever thread holds the delivery turn
-/// (`isDelivering`); a request made meanwhile — from inside `receive(_:)` or from another thread —
-/// only adds to `requested`, which the loop takes when its budget runs out. So pulling one value
-/// at a time does not grow the stack (rule 6), and takes no lock: a request is one
-/// compare-and-swap, and the loop takes it with one exchange. With unlimited demand the loop
-/// takes no lock and does no atomic write per element.
+/// Elements are delivered in a loop by whichever thread holds the delivery turn (a
+/// ``DeliveryTurn`` in an ``AtomicDeliveryTurn``); a request made meanwhile — from inside
+/// `receive(_:)` or from another thread — only adds to `requested` and leaves it for the holder,
+/// whose loop takes it when its budget runs out. So pulling one value at a time does not grow
+/// the stack (rule 6), and takes no lock: a request is one compare-and-swap, and the loop takes
+/// it with one exchange. With unlimited demand the loop takes no lock and does no atomic write
+/// per element. The turn ends when the sequence finishes or the subscriber cancels.
 ///
 /// Speed: requests arrive through `any Subscription`, which reaches only the unspecialised
 /// generic code. So both the loop and the request are captured as closures in
@@ -18,16 +19,15 @@ import Synchronization
 @usableFromInline
 final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription, @unchecked Sendable
 where Downstream.Input == Elements.Element {
-    // `lock` protects `downstream`. `iterator` and `nextElement` belong to the thread that set
-    // `isDelivering` and are touched by no other. Accesses thus never overlap, so the runtime's
+    // `lock` protects `downstream`. `iterator` and `nextElement` belong to the thread that holds
+    // the turn and are touched by no other. Accesses thus never overlap, so the runtime's
     // exclusivity checks are switched off for them.
     @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
     /// The raw value of the demand requested and not yet taken by the delivery loop.
     @usableFromInline let requested = Atomic<UInt>(0)
-    /// The delivery turn. It stays taken once the sequence has finished or been cancelled.
-    @usableFromInline let isDelivering = Atomic<Bool>(false)
-    @usableFromInline let isCancelled = Atomic<Bool>(false)
+    /// Who delivers; ended once the sequence has finished or the subscriber cancelled.
+    @usableFromInline let turn = AtomicDeliveryTurn(.idle)
     @usableFromInline @exclusivity(unchecked) var iterator: Elements.Iterator
     @usableFromInline @exclusivity(unchecked) var nextElement: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
@@ -79,7 +79,7 @@ where Downstream.Input == Elements.Element {
     /// takes the new demand before it stops).
     @inlinable
     final func add(_ newDemand: Subscribers.Demand) {
-        guard newDemand > 0, !isCancelled.load(ordering: .relaxed) else { return }
+        guard newDemand > 0 else { return }
         var current = requested.load(ordering: .relaxed)
         while true {
             let sum = (Subscribers.Demand(rawValue: current) + newDemand).rawValue
@@ -88,20 +88,18 @@ where Downstream.Input == Elements.Element {
             if exchanged { break }
             current = original
         }
-        if isDelivering.load(ordering: .sequentiallyConsistent) { return }
-        guard isDelivering.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
-        else { return }
+        guard turn.takeIfNeeded() else { return }  // a holder takes the demand; or it ended
         lock.lock()
         let downstream = self.downstream
         lock.unlock()
-        guard let downstream else { return }  // finished or cancelled: the turn stays taken
+        guard let downstream else { return }  // cancelled meanwhile: the turn has ended
         deliver(to: downstream)
     }
 
     /// Delivers within the requested demand, then within whatever was requested meanwhile,
     /// until demand runs out, the sequence ends, or the subscriber cancels. Called only by the
     /// thread that took the turn. The iterator is kept in locals while this thread holds the
-    /// turn, and written back before the turn is given up.
+    /// turn, and written back before it tries to give the turn up.
     @inlinable
     final func deliver(to downstream: Downstream) {
         var iterator = self.iterator
@@ -109,8 +107,10 @@ where Downstream.Input == Elements.Element {
         var budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
         while true {
             while budget > 0 {
-                if isCancelled.load(ordering: .acquiring) { return }
-                guard let element = next else { return }
+                if turn.isEnded { return }
+                // Never nil: the element after the last is nil, and delivering the last ends the
+                // stream below, with the turn.
+                let element = next.unsafelyUnwrapped
                 next = iterator.next()
                 budget -= 1
                 budget += downstream.receive(element)
@@ -123,20 +123,27 @@ where Downstream.Input == Elements.Element {
             if budget > 0 { continue }
             self.iterator = iterator
             self.nextElement = next
-            isDelivering.store(false, ordering: .sequentiallyConsistent)
-            // A request that saw the turn taken after the exchange above left its demand for us.
-            if requested.load(ordering: .sequentiallyConsistent) == 0 { return }
-            guard isDelivering.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
-            else { return }
-            // Another thread may have held the turn in between.
-            iterator = self.iterator
-            next = self.nextElement
-            budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
+            // A request that found the turn held after the exchange above left its demand for us.
+            budget = giveUpTurnOrTakeDemand()
+            if budget == .none { return }
         }
+    }
+
+    /// Gives the turn up, or, if a request left demand for this holder meanwhile, takes that
+    /// demand and keeps the turn. Out of line: the delivery loop's registers stay its own.
+    @usableFromInline
+    @inline(never)
+    final func giveUpTurnOrTakeDemand() -> Subscribers.Demand {
+        while turn.giveUp() == .lookAgain {
+            let budget = Subscribers.Demand(rawValue: requested.exchange(0, ordering: .sequentiallyConsistent))
+            if budget > 0 { return budget }
+        }
+        return .none
     }
 
     @usableFromInline
     func finish(_ downstream: Downstream) {
+        turn.end()
         lock.lock()
         guard self.downstream != nil else { lock.unlock(); return }
         self.downstream = nil
@@ -146,7 +153,7 @@ where Downstream.Input == Elements.Element {
 
     @usableFromInline
     func cancel() {
-        isCancelled.store(true, ordering: .releasing)
+        turn.end()
         lock.lock()
         let released = downstream
         downstream = nil

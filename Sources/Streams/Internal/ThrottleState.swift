@@ -1,6 +1,7 @@
 /// What `throttle` knows between signals: the value chosen for the next emission, when the last
 /// emission happened, and how many values the subscriber still wants. Pure: no lock, no
-/// callbacks; times come in as arguments.
+/// callbacks; times come in as arguments, and the values it lets go of wait in its discards for
+/// the owner to release after unlocking.
 ///
 /// The first value after a quiet spell is emitted at once; values arriving within `interval`
 /// of an emission wait for the next one, `interval` after it, and only the first (or, with
@@ -21,6 +22,7 @@ package struct ThrottleState<Value, Time: Strideable> {
     package private(set) var demand = Subscribers.Demand.none
     private var isEmissionScheduled = false
     private var lastEmission: Time?
+    private var discards = Discards()
 
     package init(interval: Time.Stride, latest: Bool) {
         self.interval = interval
@@ -29,7 +31,14 @@ package struct ThrottleState<Value, Time: Strideable> {
 
     /// A value arrived at `now`. Returns when to emit, if no emission is scheduled yet.
     package mutating func receive(_ value: Value, now: Time) -> Emission? {
-        if latest || pending == nil { pending = value }
+        if let replaced = pending {
+            if latest {
+                discards.add(replaced)
+                pending = value
+            }
+        } else {
+            pending = value
+        }
         guard !isEmissionScheduled else { return nil }
         isEmissionScheduled = true
         guard let lastEmission else { return .now }
@@ -44,7 +53,10 @@ package struct ThrottleState<Value, Time: Strideable> {
         lastEmission = now
         guard let value = pending else { return nil }
         pending = nil
-        guard demand > 0 else { return nil }
+        guard demand > 0 else {
+            discards.add(value)
+            return nil
+        }
         demand -= 1
         return value
     }
@@ -57,9 +69,18 @@ package struct ThrottleState<Value, Time: Strideable> {
     /// Upstream finished: returns the waiting value to deliver before the completion, if the
     /// subscriber has demand. No scheduled emission delivers anything afterwards.
     package mutating func finish() -> Value? {
-        defer { pending = nil }
-        guard let value = pending, demand > 0 else { return nil }
+        guard let value = pending else { return nil }
+        pending = nil
+        guard demand > 0 else {
+            discards.add(value)
+            return nil
+        }
         demand -= 1
         return value
+    }
+
+    /// Takes the values let go of, for the owner to release after unlocking.
+    package mutating func takeDiscards() -> Discards {
+        discards.take()
     }
 }

@@ -49,9 +49,12 @@ package struct TimeGroupingState<Value> {
         return full
     }
 
-    /// Drops the group (upstream failed).
-    package mutating func removeAll() {
-        group = []
+    /// Drops the group (upstream failed, or the subscriber cancelled) and returns it, for the
+    /// owner to release after unlocking.
+    @discardableResult
+    package mutating func removeAll() -> [Value] {
+        defer { group = [] }
+        return group
     }
 
     /// What to ask upstream for now, recorded as owed.

@@ -20,6 +20,13 @@ extension Publisher where Output: RangeReplaceableCollection, Output.Index == In
     ///
     /// Demand passes to `changes`: one difference per value requested. The stream finishes or
     /// fails when `changes` does.
+    ///
+    /// Each difference is applied to the collection as it stands: this operator's previous
+    /// result, or a value the collection publisher sent since that is not one of those results
+    /// (a write to the property by something else). Results that come back late through the
+    /// property, after a `receive(on:)` hop, never replace a newer one. A difference that does not
+    /// fit a write is applied to the previous result instead; one that fits neither is not
+    /// applied, and another is requested in its place. See Docs/LiveResults.md.
     public func applyingChanges<Changes: Publisher, Source>(
         _ changes: Changes,
         _ transform: @escaping (Source) -> Output.Element
@@ -65,9 +72,10 @@ extension Publishers {
 extension Publishers.ApplyingChanges {
     private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        // `lock` protects `base`, `upstream`, `downstream` and `baseSubscription`.
+        // `lock` protects every `var`. What the lock's holder lets go of (a replaced collection,
+        // whose elements' deinits are user code) is released after unlocking.
         private let lock = Lock()
-        private var base = Output()
+        private var base = CollectionBase<Output>()
         private var upstream: (any Subscription)?
         private var downstream: Downstream?
         private var baseSubscription: (any Subscription)?
@@ -78,7 +86,7 @@ extension Publishers.ApplyingChanges {
             self.transform = transform
         }
 
-        /// Keeps the latest collection; takes every value it is sent.
+        /// Follows the collection publisher; takes every value it is sent.
         var baseTracker: AnySubscriber<Output, Never> {
             AnySubscriber(
                 receiveSubscription: { [weak self] subscription in
@@ -91,7 +99,11 @@ extension Publishers.ApplyingChanges {
                     if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
                 },
                 receiveValue: { [weak self] collection in
-                    self?.lock.withLock { self?.base = collection }
+                    guard let self else { return .none }
+                    self.lock.lock()
+                    let replaced = self.base.received(collection)
+                    self.lock.unlock()
+                    withExtendedLifetime(replaced) {}
                     return .none
                 },
                 receiveCompletion: { _ in })
@@ -112,12 +124,21 @@ extension Publishers.ApplyingChanges {
         func receive(_ difference: CollectionDifference<Source>) -> Subscribers.Demand {
             lock.lock()
             guard let downstream else { lock.unlock(); return .none }
-            var collection = base
-            base = Output()  // give up our reference so that applying does not copy
+            // Taken out, so that applying copies the collection only if someone else shares it.
+            var candidates = base.takeCandidates()
             lock.unlock()
-            collection.apply(difference, transform: transform)
-            lock.withLock { base = collection }
-            return downstream.receive(collection)
+            guard let result = candidates.apply(difference, transform: transform) else {
+                lock.lock()
+                let replaced = base.restore(candidates)
+                lock.unlock()
+                withExtendedLifetime(replaced) {}
+                return .max(1)  // nothing was delivered for this difference
+            }
+            lock.lock()
+            let replaced = base.sent(result)
+            lock.unlock()
+            withExtendedLifetime((replaced, candidates)) {}
+            return downstream.receive(result)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
@@ -127,7 +148,9 @@ extension Publishers.ApplyingChanges {
             upstream = nil
             let baseSubscription = self.baseSubscription
             self.baseSubscription = nil
+            let released = base.removeAll()
             lock.unlock()
+            withExtendedLifetime(released) {}
             baseSubscription?.cancel()
             downstream.receive(completion: completion)
         }
@@ -141,7 +164,7 @@ extension Publishers.ApplyingChanges {
             lock.lock()
             let upstream = self.upstream
             let baseSubscription = self.baseSubscription
-            let released = downstream
+            let released = (downstream, base.removeAll())
             self.upstream = nil
             self.baseSubscription = nil
             downstream = nil

@@ -104,7 +104,7 @@ extension Publishers.CollectByTime {
         }
 
         override func releaseLocked() -> [any Cancellable] {
-            state.removeAll()
+            discardLocked(state.removeAll())
             defer { ticker = nil }
             return ticker.map { [$0] } ?? []
         }
@@ -137,10 +137,10 @@ extension Publishers.CollectByTime {
                 isFinishing = true
                 turns = enqueueGroupsLocked()
             case .failure:
-                state.removeAll()
+                discardLocked(state.removeAll())
                 enqueueLocked(.completion(completion))
             }
-            lock.unlock()
+            unlockReleasingDiscards()
             ticker?.cancel()
             for _ in 0..<turns { scheduleTurn() }
         }

@@ -55,13 +55,16 @@ extension Publishers {
 
 extension Publishers.Debounce {
     // The pending value, its timer generation and the subscriber's demand live in a
-    // DebounceState behind ScheduledInner's lock.
+    // DebounceState behind ScheduledInner's lock, with the timer of the latest value: a value
+    // cancels the timer of the one it supersedes, and the end of the stream cancels the last.
     private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let dueTime: Context.SchedulerTimeType.Stride
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
-        private var state = DebounceState<Output>()  // protected by `lock`
+        // Protected by `lock`.
+        private var state = DebounceState<Output>()
+        private var timer: ScheduledTimer?
 
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
             dueTime = publisher.dueTime
@@ -82,7 +85,8 @@ extension Publishers.Debounce {
 
         override func releaseLocked() -> [any Cancellable] {
             state.finish()  // let go of the waiting value now, not when its timer fires
-            return []
+            discardLocked(state.takeDiscards())
+            return takeTimerLocked().map { [$0] } ?? []
         }
 
         override func demandLocked(_ demand: Subscribers.Demand) -> DemandOutcome {
@@ -94,10 +98,23 @@ extension Publishers.Debounce {
             lock.lock()
             guard isActiveLocked else { lock.unlock(); return .none }
             let generation = state.receive(input)
-            lock.unlock()
-            scheduler.schedule(after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options) {
-                self.timerFired(generation: generation)
+            discardLocked(state.takeDiscards())
+            let superseded = takeTimerLocked()
+            unlockReleasingDiscards()
+            superseded?.cancel()
+            let timer = ScheduledTimer.schedule(
+                on: scheduler, after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options
+            ) { self.timerFired(generation: generation) }
+            lock.lock()
+            // Upstream's signals are serial, so no newer value came meanwhile; the timer may
+            // have fired already, or the stream ended.
+            guard isActiveLocked, state.isWaiting(generation: generation) else {
+                lock.unlock()
+                timer.cancel()
+                return .none
             }
+            self.timer = timer
+            lock.unlock()
             return .none
         }
 
@@ -105,18 +122,30 @@ extension Publishers.Debounce {
             lock.lock()
             guard finishUpstreamLocked() != nil else { lock.unlock(); return }
             state.finish()
+            discardLocked(state.takeDiscards())
+            let dropped = takeTimerLocked()
             enqueueLocked(.completion(completion))
-            lock.unlock()
+            unlockReleasingDiscards()
+            dropped?.cancel()
             scheduleTurn()
         }
 
         // Runs on the scheduler, so it takes the value's turn itself.
         private func timerFired(generation: Int) {
             lock.lock()
-            guard isActiveLocked, let value = state.timerFired(generation: generation) else { lock.unlock(); return }
+            guard isActiveLocked, let value = state.timerFired(generation: generation) else {
+                unlockReleasingDiscards()
+                return
+            }
+            if let fired = takeTimerLocked() { discardLocked(fired) }
             enqueueLocked(.value(value))
-            lock.unlock()
+            unlockReleasingDiscards()
             runTurn()
+        }
+
+        private func takeTimerLocked() -> ScheduledTimer? {
+            defer { timer = nil }
+            return timer
         }
     }
 }

@@ -71,14 +71,20 @@ extension Publishers {
 }
 
 extension Publishers.Delay {
-    // Each upstream signal is queued and paid for by one action scheduled `interval` later.
+    // Each upstream signal is queued and paid for by one turn scheduled `interval` later. The
+    // timers of those turns are kept until they fire, so that the end of the stream cancels the
+    // ones still waiting.
     private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        // Immutable; the state lives in ScheduledInner behind its lock.
         private let interval: Context.SchedulerTimeType.Stride
         private let tolerance: Context.SchedulerTimeType.Stride
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
+        // Protected by `lock`: the timers waiting to fire, by number; the numbers of timers that
+        // fired before they could be kept.
+        private var timers: [Int: ScheduledTimer] = [:]
+        private var firedEarly: Set<Int> = []
+        private var nextTimerNumber = 0
 
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
             interval = publisher.interval
@@ -94,19 +100,61 @@ extension Publishers.Delay {
             scheduler.schedule(options: options) { self.runTurn() }
         }
 
-        private func scheduleDelayedTurn() {
-            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
-                self.runTurn()
+        override func releaseLocked() -> [any Cancellable] {
+            defer {
+                timers = [:]
+                firedEarly = []
             }
+            return Array(timers.values)
         }
 
         override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if enqueueUpstreamValue(input) { scheduleDelayedTurn() }
+            lock.lock()
+            guard isActiveLocked else { lock.unlock(); return .none }
+            enqueueLocked(.value(input))
+            scheduleDelayedTurn()  // unlocks
             return .none
         }
 
         override func receive(completion: Subscribers.Completion<Failure>) {
-            if enqueueUpstreamCompletion(completion) { scheduleDelayedTurn() }
+            lock.lock()
+            guard finishUpstreamLocked() != nil else { lock.unlock(); return }
+            enqueueLocked(.completion(completion))
+            scheduleDelayedTurn()  // unlocks
+        }
+
+        // Called with `lock` held, after queuing a signal; unlocks. Schedules the signal's turn.
+        private func scheduleDelayedTurn() {
+            let number = nextTimerNumber
+            nextTimerNumber += 1
+            lock.unlock()
+            let timer = ScheduledTimer.schedule(
+                on: scheduler, after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options
+            ) {
+                self.delayedTurn(number)
+            }
+            lock.lock()
+            if isTerminatedLocked {
+                lock.unlock()
+                timer.cancel()
+            } else if firedEarly.remove(number) == nil {
+                timers[number] = timer
+                lock.unlock()
+            } else {
+                lock.unlock()
+            }
+        }
+
+        // Runs on the scheduler when the turn of timer `number` comes.
+        private func delayedTurn(_ number: Int) {
+            lock.lock()
+            if let fired = timers.removeValue(forKey: number) {
+                discardLocked(fired)
+            } else {
+                firedEarly.insert(number)
+            }
+            unlockReleasingDiscards()
+            runTurn()
         }
     }
 }

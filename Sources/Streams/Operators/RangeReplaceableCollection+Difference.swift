@@ -15,11 +15,20 @@ extension RangeReplaceableCollection where Index == Int {
     /// ```swift
     /// var titles = ["a", "c"]
     /// let difference = ["A", "B", "C"].difference(from: ["A", "C"])
-    /// titles.apply(difference) { $0.lowercased() }   // ["a", "b", "c"]
+    /// try titles.apply(difference) { $0.lowercased() }   // ["a", "b", "c"]
     /// ```
-    public mutating func apply<Source>(_ difference: CollectionDifference<Source>, transform: (Source) -> Element) {
-        let hunks = DifferenceHunks(difference, count: count)
-        let insertions = difference.insertions
+    ///
+    /// - Throws: ``DifferenceMismatch`` if the difference does not fit this collection (it removes
+    ///   past the end, or inserts past the end of the result): it was made from a collection of
+    ///   another size. The collection is then left unchanged.
+    public mutating func apply<Source>(_ difference: CollectionDifference<Source>, transform: (Source) -> Element) throws(DifferenceMismatch) {
+        let hunks = try DifferenceHunks(difference, count: count)
+        apply(hunks, difference.insertions, transform: transform)
+    }
+
+    /// Applies `hunks`, cut from a difference that fits this collection, with the difference's
+    /// `insertions`.
+    mutating func apply<Source>(_ hunks: DifferenceHunks, _ insertions: [CollectionDifference<Source>.Change], transform: (Source) -> Element) {
         if hunks.keepsCount, replaceInContiguousStorage(hunks, insertions, transform: transform) { return }
         // Shifting the tail moves elements; building anew copies them, which costs more.
         if hunks.shiftCost <= 4 * count {
@@ -69,6 +78,50 @@ extension RangeReplaceableCollection where Index == Int {
     }
 }
 
+/// Why a `CollectionDifference` cannot be applied to a collection: it removes an element past
+/// the collection's end, or inserts one past the end of the result. The difference was made from
+/// a collection of another size; apply it to that collection (or to one that follows it
+/// element for element).
+///
+/// ```swift
+/// var rows = ["a"]
+/// do {
+///     try rows.apply(["x", "y", "z"].difference(from: ["x", "y"])) { $0 }
+/// } catch {
+///     print(error)   // an insertion at offset 2 does not fit a result of 2 elements: …
+/// }
+/// ```
+public struct DifferenceMismatch: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Which kind of change does not fit.
+    public enum Change: Sendable, Equatable {
+        /// A removal, at an offset of the original collection.
+        case removal
+        /// An insertion, at an offset of the result.
+        case insertion
+    }
+
+    /// The change that does not fit.
+    public let change: Change
+    /// Its offset.
+    public let offset: Int
+    /// How many elements the collection (for a removal) or the result (for an insertion) has.
+    public let count: Int
+
+    /// Describes the change that does not fit.
+    public init(change: Change, offset: Int, count: Int) {
+        self.change = change
+        self.offset = offset
+        self.count = count
+    }
+
+    /// What does not fit, and what to do about it.
+    public var description: String {
+        let what = change == .removal ? "a removal at offset \(offset) does not fit a collection" : "an insertion at offset \(offset) does not fit a result"
+        return "\(what) of \(count) elements: the difference was made from a collection of another size; "
+            + "apply it to the collection it was made from, or to one that follows it element for element"
+    }
+}
+
 /// A difference cut into hunks: each a run of adjacent removed elements of the original and the
 /// run of inserted elements that takes its place, between two elements the difference leaves
 /// alone. Applying the hunks from the first, each at its offset in the final collection, gives
@@ -95,7 +148,9 @@ struct DifferenceHunks {
     private(set) var shiftCost = 0
 
     /// Cuts `difference`, a difference of a collection of `count` elements.
-    init<Element>(_ difference: CollectionDifference<Element>, count: Int) {
+    ///
+    /// - Throws: ``DifferenceMismatch`` if it does not fit that collection.
+    init<Element>(_ difference: CollectionDifference<Element>, count: Int) throws(DifferenceMismatch) {
         // Each change is matched once: in generic code every match looks up type metadata.
         var removals: [Int] = []
         var insertions: [Int] = []
@@ -103,9 +158,14 @@ struct DifferenceHunks {
         insertions.reserveCapacity(difference.insertions.count)
         for case let .remove(offset, _, _) in difference.removals { removals.append(offset) }
         for case let .insert(offset, _, _) in difference.insertions { insertions.append(offset) }
-        precondition(removals.last.map { $0 < count } ?? true, "a removal offset past the end of the collection")
+        // Offsets are ascending, so the last of each kind is the one that could be past the end.
+        if let last = removals.last, last >= count {
+            throw DifferenceMismatch(change: .removal, offset: last, count: count)
+        }
         finalCount = count - removals.count + insertions.count
-        precondition(insertions.last.map { $0 < finalCount } ?? true, "an insertion offset past the end of the result")
+        if let last = insertions.last, last >= finalCount {
+            throw DifferenceMismatch(change: .insertion, offset: last, count: finalCount)
+        }
         var removal = 0
         var insertion = 0
         var originalOffset = 0

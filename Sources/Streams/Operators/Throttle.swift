@@ -56,11 +56,14 @@ extension Publishers {
 
 extension Publishers.Throttle {
     // The chosen value, the emission times and the subscriber's demand live in a ThrottleState
-    // behind ScheduledInner's lock.
+    // behind ScheduledInner's lock, with the timer of a scheduled emission, cancelled when the
+    // stream ends.
     private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let scheduler: Context
-        private var state: ThrottleState<Output, Context.SchedulerTimeType>  // protected by `lock`
+        // Protected by `lock`.
+        private var state: ThrottleState<Output, Context.SchedulerTimeType>
+        private var emissionTimer: ScheduledTimer?
 
         init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
             scheduler = publisher.scheduler
@@ -79,8 +82,9 @@ extension Publishers.Throttle {
         }
 
         override func releaseLocked() -> [any Cancellable] {
-            _ = state.finish()  // let go of the waiting value now, not when its emission comes
-            return []
+            if let value = state.finish() { discardLocked(value) }  // let go of the waiting value now
+            discardLocked(state.takeDiscards())
+            return takeEmissionTimerLocked().map { [$0] } ?? []
         }
 
         override func demandLocked(_ demand: Subscribers.Demand) -> DemandOutcome {
@@ -93,11 +97,28 @@ extension Publishers.Throttle {
             lock.lock()
             guard isActiveLocked else { lock.unlock(); return .none }
             let emission = state.receive(input, now: now)
-            lock.unlock()
+            discardLocked(state.takeDiscards())
+            unlockReleasingDiscards()
             switch emission {
-            case nil: break
-            case .now?: scheduler.schedule { self.emit() }
-            case .at(let time)?: scheduler.schedule(after: time) { self.emit() }
+            case nil:
+                break
+            case .now?:
+                scheduler.schedule { self.emit() }
+            case .at(let time)?:
+                let timer = ScheduledTimer.schedule(on: scheduler, after: time, tolerance: scheduler.minimumTolerance, options: nil) {
+                    self.emit()
+                }
+                lock.lock()
+                guard isActiveLocked else {
+                    lock.unlock()
+                    timer.cancel()
+                    return .none
+                }
+                // The previous emission has happened (one is scheduled at a time); its timer
+                // has run.
+                if let previous = emissionTimer { discardLocked(previous) }
+                emissionTimer = timer
+                unlockReleasingDiscards()
             }
             return .none
         }
@@ -106,14 +127,18 @@ extension Publishers.Throttle {
             lock.lock()
             guard finishUpstreamLocked() != nil else { lock.unlock(); return }
             var turns = 1
-            if case .finished = completion, let last = state.finish() {
+            let last = state.finish()
+            if case .finished = completion, let last {
                 enqueueLocked(.value(last))
                 turns += 1
-            } else {
-                _ = state.finish()
+            } else if let last {
+                discardLocked(last)
             }
+            discardLocked(state.takeDiscards())
+            let timer = takeEmissionTimerLocked()
             enqueueLocked(.completion(completion))
-            lock.unlock()
+            unlockReleasingDiscards()
+            timer?.cancel()
             for _ in 0..<turns { scheduleTurn() }
         }
 
@@ -121,10 +146,18 @@ extension Publishers.Throttle {
         private func emit() {
             let now = scheduler.now
             lock.lock()
-            guard isActiveLocked, let value = state.emit(now: now) else { lock.unlock(); return }
+            guard isActiveLocked else { lock.unlock(); return }
+            let value = state.emit(now: now)
+            discardLocked(state.takeDiscards())
+            guard let value else { unlockReleasingDiscards(); return }
             enqueueLocked(.value(value))
-            lock.unlock()
+            unlockReleasingDiscards()
             runTurn()
+        }
+
+        private func takeEmissionTimerLocked() -> ScheduledTimer? {
+            defer { emissionTimer = nil }
+            return emissionTimer
         }
     }
 }

@@ -70,8 +70,9 @@ extension Publishers {
 }
 
 extension Publishers.Timeout {
-    // Signals travel as in ReceiveOn. Each value restarts the clock by scheduling a new timer
-    // with the next generation number; a timer whose generation is out of date does nothing.
+    // Signals travel as in ReceiveOn. Each value restarts the clock: it cancels the running
+    // timer and starts a new one with the next generation number; a timer whose generation is
+    // out of date does nothing.
     private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let interval: Context.SchedulerTimeType.Stride
@@ -80,6 +81,7 @@ extension Publishers.Timeout {
         // Protected by `lock`; `customError` is released when the stream ends.
         private var customError: (() -> Failure)?
         private var timerGeneration = 0
+        private var timer: ScheduledTimer?
 
         init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
             interval = publisher.interval
@@ -101,8 +103,9 @@ extension Publishers.Timeout {
         }
 
         override func releaseLocked() -> [any Cancellable] {
+            if let customError { discardLocked(customError) }
             customError = nil
-            return []
+            return takeTimerLocked().map { [$0] } ?? []
         }
 
         override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
@@ -111,7 +114,9 @@ extension Publishers.Timeout {
             enqueueLocked(.value(input))
             timerGeneration += 1
             let generation = timerGeneration
+            let restarted = takeTimerLocked()
             lock.unlock()
+            restarted?.cancel()
             scheduleTurn()
             startTimer(generation: generation)
             return .none
@@ -123,9 +128,19 @@ extension Publishers.Timeout {
 
         private func startTimer(generation: Int) {
             let deadline = scheduler.now.advanced(by: interval)
-            scheduler.schedule(after: deadline, tolerance: scheduler.minimumTolerance, options: options) {
+            let timer = ScheduledTimer.schedule(on: scheduler, after: deadline, tolerance: scheduler.minimumTolerance, options: options) {
                 self.timerFired(generation: generation)
             }
+            lock.lock()
+            // Upstream's signals are serial, so no newer value came meanwhile; the timer may
+            // have fired already, or the stream ended.
+            guard generation == timerGeneration, isActiveLocked, self.timer == nil else {
+                lock.unlock()
+                timer.cancel()
+                return
+            }
+            self.timer = timer
+            lock.unlock()
         }
 
         // Runs on the scheduler, so it takes the completion's turn itself.
@@ -134,11 +149,17 @@ extension Publishers.Timeout {
             guard generation == timerGeneration, let upstream = finishUpstreamLocked() else { lock.unlock(); return }
             let makeError = customError
             customError = nil
-            lock.unlock()
+            if let fired = takeTimerLocked() { discardLocked(fired) }
+            unlockReleasingDiscards()
             upstream.cancel()
             let completion: Subscribers.Completion<Failure> = makeError.map { .failure($0()) } ?? .finished
             lock.withLock { enqueueLocked(.completion(completion)) }
             runTurn()
+        }
+
+        private func takeTimerLocked() -> ScheduledTimer? {
+            defer { timer = nil }
+            return timer
         }
     }
 }

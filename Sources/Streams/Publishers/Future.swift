@@ -45,7 +45,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
     /// Attaches `subscriber`; it receives the result once it is known and requested.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = Conduit(subscriber, policy: .keepLatest)
+        let conduit = Conduit(subscriber)
         conduit.combineName = "Future"
         lock.lock()
         let known = result

@@ -186,10 +186,7 @@ extension NanosecondArithmetic {
             if high > Int.max / 2 { return Int.max }
             high *= 2
         }
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            if S.nanoseconds(middle) <= stride { low = middle } else { high = middle }
-        }
-        return low
+        // The last count in low..<high whose stride fits: just before the first that does not.
+        return partitionPoint(in: (low + 1)..<high) { S.nanoseconds($0) <= stride } - 1
     }
 }

@@ -20,7 +20,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
     /// The current value. Setting it sends the new value to subscribers.
     public var value: Output {
-        get { core.currentValue! }
+        get { core.currentValue }
         set { send(newValue) }
     }
 

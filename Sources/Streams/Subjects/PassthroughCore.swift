@@ -10,6 +10,10 @@ import Synchronization
 /// not only per subscriber: a send from another thread while a delivery is under way returns at
 /// once, and the delivering thread delivers its value.
 ///
+/// The turn is a ``DeliveryTurn`` kept in an ``AtomicDeliveryTurn``: taken and given up without
+/// the lock on the common path; work left for the holder is queued under `lock`, and the turn is
+/// marked ``DeliveryTurn/heldWithWork`` with that lock held.
+///
 /// Speed: the common send takes the turn with one compare-and-swap, reads the published
 /// subscriber list with one atomic load, and per subscriber reads two atomics (whether it is
 /// live, and its demand, which unlimited demand never writes) before calling it; giving the
@@ -32,16 +36,10 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
         case completion(Subscribers.Completion<Failure>)
     }
 
-    /// No thread is delivering.
-    @usableFromInline static var idle: Int { 0 }
-    /// A thread is delivering and nothing is queued.
-    @usableFromInline static var held: Int { 1 }
-    /// A thread is delivering and work is queued (or a list retired) for it.
-    @usableFromInline static var heldWithWork: Int { 2 }
-
     /// The delivery turn. `idle` ↔ `held` is changed without the lock; every change to or from
-    /// `heldWithWork` is made with `lock` held.
-    @usableFromInline let turn = Atomic<Int>(0)
+    /// `heldWithWork` is made with `lock` held. It never ends: after the completion the list is
+    /// empty and sends reach nobody.
+    @usableFromInline let turn = AtomicDeliveryTurn(.idle)
     /// The current subscriber list (retained). Replaced only with `lock` held; read without it
     /// only by the turn holder.
     @usableFromInline let published: Atomic<Unmanaged<List>>
@@ -74,7 +72,7 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
             subscriber.receiveImmediateCompletion(completion)
             return
         }
-        if takeTurn() {
+        if turn.takeIfIdle() {
             // Nothing is delivered while this thread holds the turn: the subscription is handed
             // over first, and what was sent meanwhile is delivered when the turn is given up.
             let subscription = PassthroughSubscription(core: self, phase: PassthroughSubscription<Output, Failure>.active)
@@ -137,7 +135,7 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     func send(_ value: Output) {
-        if turn.compareExchange(expected: Self.idle, desired: Self.held, ordering: .sequentiallyConsistent).exchanged {
+        if turn.takeIfIdle() {
             published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef { $0.offer(value) }
             endTurn()
         } else {
@@ -182,54 +180,40 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
 
     // MARK: The delivery turn
 
-    /// Takes the turn if it is free. Call with `lock` held.
-    @inlinable
-    func takeTurn() -> Bool {
-        turn.compareExchange(expected: Self.idle, desired: Self.held, ordering: .sequentiallyConsistent).exchanged
-    }
-
     /// Makes sure the holder looks at the queue before it gives the turn up; `false` if no
-    /// thread holds the turn. Call with `lock` held.
+    /// thread holds the turn. Call with `lock` held, after storing the work.
     @usableFromInline
     func markWork() -> Bool {
-        var state = turn.load(ordering: .sequentiallyConsistent)
-        while state == Self.held {
-            let (exchanged, original) = turn.compareExchange(
-                expected: Self.held, desired: Self.heldWithWork, ordering: .sequentiallyConsistent)
-            if exchanged { return true }
-            state = original
-        }
-        return state == Self.heldWithWork
+        turn.leaveForHolder()
     }
 
     /// Performs `work` now if the turn is free, or leaves it to the holder. Call with `lock`
     /// held; returns with it released.
     @usableFromInline
     func schedule(_ work: Work) {
-        if takeTurn() {
+        if turn.takeIfIdle() {
             lock.unlock()
             perform(work)
             endTurn()
             return
         }
-        if markWork() {
-            queue.append(work)
-            lock.unlock()
-            return
-        }
-        // The holder gave the turn up between the two checks: try again.
-        schedule(work)
+        queue.append(work)
+        // Stored first, then the turn: a holder that gave up meanwhile left it free for us, and
+        // then this thread does the queued work.
+        let outcome = turn.take()
+        lock.unlock()
+        if outcome == .taken { drainQueue() }
     }
 
     /// Gives the turn up, first doing whatever was queued for the holder.
     @inlinable
     func endTurn() {
-        if turn.compareExchange(expected: Self.held, desired: Self.idle, ordering: .sequentiallyConsistent).exchanged {
-            return
-        }
+        if turn.giveUpIfNothingLeft() { return }
         drainQueue()
     }
 
+    /// Does the work left for the holder until none is left, then gives the turn up. The first
+    /// look may find nothing: a caller that took the turn from `take()` left its work first.
     @usableFromInline
     func drainQueue() {
         repeat {
@@ -238,11 +222,11 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
             let released = retired
             queue = []
             retired = []
-            turn.store(Self.held, ordering: .sequentiallyConsistent)
+            turn.collectWork()
             lock.unlock()
             for list in released { list.release() }
             for item in work { perform(item) }
-        } while !turn.compareExchange(expected: Self.held, desired: Self.idle, ordering: .sequentiallyConsistent).exchanged
+        } while turn.giveUp() == .lookAgain
     }
 
     /// Delivers `work`. Called only by the turn holder, never from inside a delivery.

@@ -28,7 +28,7 @@ public struct Published<Value> {
 
     /// The property's value. Setting it notifies `objectWillChange`, then the publisher.
     ///
-    /// A mutation through the property (`rows.append(row)`, `rows.apply(difference) { … }`)
+    /// A mutation through the property (`rows.append(row)`, `try rows.apply(difference) { … }`)
     /// notifies `objectWillChange` first. While nothing subscribes to `$property` it then
     /// changes the value in place, so that a large array is not copied; otherwise it changes a
     /// copy, sends that to the subscribers and then stores it, as setting does. As with any

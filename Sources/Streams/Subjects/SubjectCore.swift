@@ -1,5 +1,5 @@
-/// The subscriber bookkeeping of ``CurrentValueSubject``: the conduits, the completion, and the
-/// upstream subscriptions the subject was given. (``PassthroughSubject``, which keeps no value
+/// The subscriber bookkeeping of ``CurrentValueSubject``: the current value, the conduits, the
+/// completion, and the upstream subscriptions the subject was given. (``PassthroughSubject``, which keeps no value
 /// for later demand, has a lock-free common path of its own: `PassthroughCore`.)
 ///
 /// Speed: `attach` and `send` are inlined into the subject's callers, where the subscriber's
@@ -27,16 +27,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var entries: [Entry] = []
     @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
     private var upstreams = SubjectUpstreams()
-    /// The latest value, kept only by subjects that have one (``CurrentValueSubject``).
-    @usableFromInline @exclusivity(unchecked) var current: Output?
-    @usableFromInline let policy: NoDemandPolicy
+    /// The latest value.
+    @usableFromInline @exclusivity(unchecked) var current: Output
 
-    /// A core for a subject with no current value (`current == nil`, values dropped without
-    /// demand) or with one (values kept until demand arrives).
+    /// A core whose current value is `current`.
     @usableFromInline
-    init(current: Output? = nil) {
+    init(current: Output) {
         self.current = current
-        self.policy = current == nil ? .drop : .keepLatest
     }
 
     deinit {
@@ -52,7 +49,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             subscriber.receiveImmediateCompletion(completion)
             return
         }
-        let conduit = Conduit(subscriber, policy: policy, initialValue: current)
+        let conduit = Conduit(subscriber, initialValue: current)
         let detach: () -> Void = { [weak self, unowned conduit] in self?.detach(conduit) }
         conduit.setOnTermination(detach)
         entries.append(Entry(conduit: conduit, offer: { [unowned conduit] value in conduit.offer(value) }))
@@ -71,15 +68,25 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         withExtendedLifetime(removed) {}
     }
 
-    /// Offers `value` to every subscriber; does nothing once completed.
+    /// Makes `value` current and offers it to every subscriber; does nothing once completed.
+    /// The value it replaces is released after unlocking: its deinit may read the subject.
     @inlinable
     func send(_ value: Output) {
         lock.lock()
         guard completion == nil else { lock.unlock(); return }
-        if policy == .keepLatest { current = value }
+        let replaced = exchangeCurrent(value)
         let snapshot = entries
         lock.unlock()
+        withExtendedLifetime(replaced) {}
         for entry in snapshot { entry.offer(value) }
+    }
+
+    /// Makes `value` current and returns the value it replaces. Call with `lock` held.
+    @inlinable
+    func exchangeCurrent(_ value: Output) -> Output {
+        var replaced = value
+        swap(&current, &replaced)
+        return replaced
     }
 
     func send(completion newCompletion: Subscribers.Completion<Failure>) {
@@ -101,8 +108,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         SubjectUpstreams.answer(subscription, kept: kept)
     }
 
-    /// The latest value of a subject that keeps one.
-    var currentValue: Output? { lock.withLock { current } }
+    /// The latest value.
+    var currentValue: Output { lock.withLock { current } }
 
     var subscriberCount: Int { lock.withLock { entries.count } }
 }

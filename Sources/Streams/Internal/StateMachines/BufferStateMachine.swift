@@ -100,6 +100,12 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
         return Action(cancellations: releaseUpstream())
     }
 
+    package var hasDiscards: Bool { queue.hasDiscards }
+
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
     private mutating func releaseUpstream() -> [Link] {
         let link = upstream
         upstream = nil

@@ -54,11 +54,11 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
     }
 
     @inlinable
-    package mutating func receive(_ element: Element, at index: Int) -> Action {
-        guard !queue.isEnding, !slots[index].isFinished else { return .none }
+    package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
+        guard !queue.isEnding, !slots[index].isFinished, slot != nil else { return .none }
         slots[index].credit -= 1
         if latest[index] == nil { slotsWithoutValue -= 1 }
-        latest[index] = element
+        swap(&latest[index], &slot)  // the replaced value goes back to the caller
         guard slotsWithoutValue == 0 else { return .none }
         var combination: [Element] = []
         combination.reserveCapacity(latest.count)
@@ -99,6 +99,14 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
     }
 
     @inlinable
+    package var hasDiscards: Bool { queue.hasDiscards }
+
+    @inlinable
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
+    @inlinable
     mutating func topUps() -> [UpstreamRequest<Link>] {
         queue.isEnding ? [] : slots.raiseCredits(to: queue.room)
     }
@@ -109,7 +117,10 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
         for index in slots.indices {
             if let link = slots[index].link { links.append(link) }
             slots[index].link = nil
-            latest[index] = nil
+            if let released = latest[index] {
+                queue.discards.add(released)
+                latest[index] = nil
+            }
             slots[index].isFinished = true
         }
         return links

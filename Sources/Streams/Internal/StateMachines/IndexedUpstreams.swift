@@ -8,12 +8,23 @@ package protocol IndexedUpstreamsStateMachine: DownstreamStateMachine {
     /// The subscription of the upstream at `index` arrived.
     @inlinable
     mutating func attach(_ link: Link, at index: Int) -> StateMachineAction<Value, Failure, Link>
-    /// The upstream at `index` sent a value.
+    /// The upstream at `index` sent a value: the machine takes it out of `slot`, and leaves in
+    /// `slot` a value it let go of to make room (a replaced latest value), if any, for the
+    /// caller to release after unlocking.
     @inlinable
-    mutating func receive(_ element: Element, at index: Int) -> StateMachineAction<Value, Failure, Link>
+    mutating func receive(taking slot: inout Element?, at index: Int) -> StateMachineAction<Value, Failure, Link>
     /// The upstream at `index` completed.
     @inlinable
     mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> StateMachineAction<Value, Failure, Link>
+}
+
+extension IndexedUpstreamsStateMachine {
+    /// The upstream at `index` sent `element` (for callers that hold no lock).
+    @inlinable
+    package mutating func receive(_ element: Element, at index: Int) -> StateMachineAction<Value, Failure, Link> {
+        var slot: Element? = element
+        return receive(taking: &slot, at: index)
+    }
 }
 
 /// One value of one of up to four upstreams of different output types; unused positions are
@@ -78,9 +89,9 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let element = wrap(input)
-        shell.update { $0.receive(element, at: index) }
-        return .none
+        var slot: Machine.Element? = wrap(input)
+        shell.update { $0.receive(taking: &slot, at: index) }
+        return .none  // `slot` holds what the machine let go of: released here, unlocked
     }
 
     @inlinable

@@ -154,6 +154,14 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
         return Action(cancellations: releaseLinks())
     }
 
+    @inlinable
+    package var hasDiscards: Bool { queue.hasDiscards }
+
+    @inlinable
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
     // MARK: Helpers
 
     @inlinable
@@ -168,13 +176,8 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     func sourceIndex(_ id: Int) -> Int? {
         // Until a source finishes, a source's position is its identifier.
         if id < sources.count, sources[id].id == id { return id }
-        var low = 0
-        var high = sources.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sources[middle].id < id { low = middle + 1 } else { high = middle }
-        }
-        return low < sources.count && sources[low].id == id ? low : nil
+        let index = partitionPoint(in: sources.indices) { sources[$0].id < id }
+        return index < sources.count && sources[index].id == id ? index : nil
     }
 
     @inlinable

@@ -81,7 +81,7 @@ extension StateMachineAction: Equatable where Value: Equatable, Failure: Equatab
 /// out once it has released its lock. Machines are generic over `Link`, the handle of an upstream
 /// subscription, so that their tests can use plain values in place of subscriptions.
 @usableFromInline
-package protocol DownstreamStateMachine {
+package protocol DownstreamStateMachine: DiscardsHolder {
     /// What the machine hands out for delivery.
     associatedtype Value
     /// Downstream's failure type.

@@ -1,10 +1,12 @@
 /// The thin shell around a ``DownstreamStateMachine``: it keeps the machine and the downstream
 /// subscriber behind a lock, feeds events to the machine, and carries out the actions the
-/// machine returns after unlocking (rule 9: no call out under the lock).
+/// machine returns after unlocking (rule 9: no call out under the lock). What the machine let go
+/// of is released after unlocking too, since a value's deinit may call back in.
 ///
-/// The thread that is handed a value delivers it, reports back, and goes on delivering whatever
-/// the machine hands out next, so delivery is serial (rule 3) and a subscriber that requests
-/// from inside `receive(_:)` is served by this loop rather than by recursion (rule 6).
+/// The thread that is handed a value holds the machine's ``DeliveryTurn``: it delivers the
+/// value, reports back, and goes on delivering whatever the machine hands out next, so delivery
+/// is serial (rule 3) and a subscriber that requests from inside `receive(_:)` is served by this
+/// loop rather than by recursion (rule 6).
 ///
 /// Operators subclass it (or use it as is) and route their upstream signals to ``update(_:)``.
 @usableFromInline
@@ -40,7 +42,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         lock.lock()
         let action = event(&machine)
         let target = takeTarget(for: action.signal)
-        lock.unlock()
+        unlockReleasingDiscards()
         carryOut(action, target: target)
     }
 
@@ -50,7 +52,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         lock.lock()
         let (result, action) = event(&machine)
         let target = takeTarget(for: action.signal)
-        lock.unlock()
+        unlockReleasingDiscards()
         carryOut(action, target: target)
         return result
     }
@@ -67,7 +69,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         let action = machine.cancel()
         let released = downstream
         downstream = nil
-        lock.unlock()
+        unlockReleasingDiscards()
         withExtendedLifetime(released) {}
         carryOut(action, target: nil)
     }
@@ -108,8 +110,19 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
                 lock.lock()
                 action = machine.didDeliver(requesting: more)
                 target = takeTarget(for: action.signal)
-                lock.unlock()
+                unlockReleasingDiscards()
             }
         }
+    }
+
+    /// Unlocks, then lets go of what the machine discarded meanwhile.
+    @inlinable
+    @inline(__always)
+    final func unlockReleasingDiscards() {
+        guard machine.hasDiscards else {
+            lock.unlock()
+            return
+        }
+        lock.unlock(releasing: machine.takeDiscards())
     }
 }

@@ -101,6 +101,12 @@ package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: Downstre
         return Action(cancellations: releaseLinks())
     }
 
+    package var hasDiscards: Bool { queue.hasDiscards }
+
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
     // MARK: Helpers
 
     private mutating func topUp() -> [UpstreamRequest<Link>] {

@@ -108,6 +108,12 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamS
         return Action(cancellations: releaseLinks())
     }
 
+    package var hasDiscards: Bool { queue.hasDiscards }
+
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
     private mutating func releaseLinks() -> [Link] {
         var links: [Link] = []
         if let upstream { links.append(upstream) }

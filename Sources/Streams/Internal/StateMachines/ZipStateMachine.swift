@@ -48,8 +48,8 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
     }
 
     @inlinable
-    package mutating func receive(_ element: Element, at index: Int) -> Action {
-        guard !queue.isEnding, !finished[index] else { return .none }
+    package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
+        guard !queue.isEnding, !finished[index], let element = slot.take() else { return .none }
         if waiting[index].isEmpty { upstreamsWithValues += 1 }
         waiting[index].append(element)
         guard upstreamsWithValues == waiting.count else { return .none }
@@ -98,6 +98,14 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
     }
 
     @inlinable
+    package var hasDiscards: Bool { queue.hasDiscards }
+
+    @inlinable
+    package mutating func takeDiscards() -> Discards {
+        queue.takeDiscards()
+    }
+
+    @inlinable
     mutating func forward(_ demand: Subscribers.Demand) -> [UpstreamRequest<Link>] {
         guard demand > 0 else { return [] }
         requested += demand
@@ -118,7 +126,7 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
         let attached = links.compactMap { $0 }
         for index in links.indices {
             links[index] = nil
-            waiting[index] = FIFOQueue()
+            if !waiting[index].isEmpty { queue.discards.add(waiting[index].takeAll()) }
             finished[index] = true
         }
         upstreamsWithValues = 0

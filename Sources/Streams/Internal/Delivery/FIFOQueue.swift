@@ -39,16 +39,38 @@ package struct FIFOQueue<Element> {
         return element
     }
 
-    /// Replaces the back element, or appends `element` if the queue is empty.
+    /// Replaces the back element with `element` and returns it. The queue must not be empty.
     @inlinable
-    package mutating func replaceLast(with element: Element) {
-        if isEmpty { append(element) } else { storage[storage.count - 1] = element }
+    package mutating func replaceLast(with element: Element) -> Element {
+        precondition(!isEmpty, "FIFOQueue.replaceLast(with:) on an empty queue")
+        let index = storage.count - 1
+        defer { storage[index] = element }
+        return storage[index].unsafelyUnwrapped
     }
 
-    /// Removes every element.
+    /// Removes and returns the back element. The queue must not be empty.
     @inlinable
-    package mutating func removeAll() {
-        storage = []
-        head = 0
+    package mutating func removeLast() -> Element {
+        precondition(!isEmpty, "FIFOQueue.removeLast() on an empty queue")
+        let element = storage.removeLast().unsafelyUnwrapped
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return element
+    }
+
+    /// Whether `element` is waiting.
+    @inlinable
+    package func contains(_ element: Element) -> Bool where Element: Equatable {
+        storage[head...].contains { $0 == element }
+    }
+
+    /// Removes every element and returns them, so that an owner holding a lock can release them
+    /// after unlocking (rule 9).
+    @inlinable
+    package mutating func takeAll() -> FIFOQueue {
+        defer { self = FIFOQueue() }
+        return self
     }
 }
