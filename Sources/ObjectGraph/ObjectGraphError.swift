@@ -17,6 +17,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case unknownEntity(String)
     /// A key path or property name does not exist on the entity.
     case unknownProperty(entity: String, property: String)
+    /// A model's version is below 1.
+    case invalidModelVersion(Int)
 
     // Objects and contexts
     /// The object is not registered in this context (another context's object, or never inserted).
@@ -46,6 +48,18 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Another connection holds the database locked for longer than the busy timeout.
     case storeBusy(path: String)
 
+    // Migrations
+    /// The file was written by a newer version of the model than the one opening it; nothing
+    /// was changed.
+    case newerStore(path: String, fileVersion: Int, modelVersion: Int)
+    /// Bringing the file to the model would lose data or cannot be inferred; nothing was
+    /// changed. Each change says what it refuses and how to allow it.
+    case migrationRefused(path: String, changes: [RefusedChange])
+    /// A migration stage threw; the whole migration was rolled back and nothing was changed.
+    case migrationStageFailed(path: String, stage: String, message: String)
+    /// The migration plan contradicts itself or the model.
+    case invalidMigrationPlan(String)
+
     // Indexes and uniqueness
     /// An index or uniqueness constraint names something that cannot be indexed: a key path
     /// that is not a stored property of the entity, a to-many relationship, a property twice.
@@ -73,6 +87,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The class \(name) is not an entity of this model; add it to ObjectModel(entities:)."
         case let .unknownProperty(entity, property):
             "The entity \(entity) has no property '\(property)'."
+        case .invalidModelVersion(let version):
+            "A model's version must be 1 or more, not \(version)."
         case .objectNotInContext(let object):
             "\(object) does not belong to this context; pass its objectID and look it up with object(with:)."
         case .objectNotFound(let id):
@@ -98,6 +114,15 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "SQLite error \(code) on \(path): \(message)"
         case .storeBusy(let path):
             "The store at \(path) is locked by another connection; try again later."
+        case let .newerStore(path, fileVersion, modelVersion):
+            "The store at \(path) was written by version \(fileVersion) of the model, newer than this app's version \(modelVersion); nothing was changed. Open it with the newer version of the app: an older model would drop what the newer one added."
+        case let .migrationRefused(path, changes):
+            "The store at \(path) cannot be brought to the model without losing data; nothing was changed. "
+                + changes.map(\.description).joined(separator: " ")
+        case let .migrationStageFailed(path, stage, message):
+            "The migration stage '\(stage)' failed on the store at \(path): \(message). The whole migration was rolled back; nothing was changed."
+        case .invalidMigrationPlan(let reason):
+            "The migration plan is not usable: \(reason)."
         case let .invalidIndex(entity, property, reason):
             "An index of \(entity) names \(property), which cannot be indexed: \(reason)."
         case .uniquenessViolation(let conflicts):

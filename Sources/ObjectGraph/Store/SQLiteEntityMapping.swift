@@ -47,10 +47,12 @@ struct EntityMapping {
         let select: String
     }
 
-    init(entity: EntityDescription, model: ObjectModel, columnsByHierarchy: [String: HierarchyColumns]) {
+    init(entity: EntityDescription, model: ObjectModel, lookup: SchemaLookup) {
         let quoted = SQLiteSchema.quoted
-        let table = quoted(entity.rootName)
-        let columns = columnsByHierarchy[entity.rootName]!
+        let table = quoted(lookup.entity(named: entity.name)!.table)
+        func column(_ property: PropertyDescription) -> String {
+            lookup.property(property.name, of: entity.name)!.property.column!
+        }
         var selected = ["r.pk", "r.version"]
         var joins: [String] = []
         var readers: [SlotReader] = []
@@ -61,10 +63,10 @@ struct EntityMapping {
         for property in entity.properties {
             if let relationship = property.relationship, relationship.isToMany {
                 readers.append(.toMany)
-                toMany[property.index] = ToManyStorage(property, of: entity, model: model, columnsByHierarchy: columnsByHierarchy)
+                toMany[property.index] = ToManyStorage(lookup.property(property.name, of: entity.name)!.property, lookup: lookup)
                 continue
             }
-            let name = columns.name(of: property, in: entity, model: model)
+            let name = column(property)
             let column = Int32(selected.count)
             selected.append("r.\(quoted(name))")
             columnSlots.append(property.index)
@@ -77,7 +79,7 @@ struct EntityMapping {
                 var entityColumn: Int32?
                 if destination.selfAndSubentityNames.count > 1 {
                     let alias = "j\(property.index)"
-                    joins.append("LEFT JOIN \(quoted(destination.rootName)) AS \(alias) ON \(alias).pk = r.\(quoted(name))")
+                    joins.append("LEFT JOIN \(quoted(lookup.entity(named: destination.name)!.table)) AS \(alias) ON \(alias).pk = r.\(quoted(name))")
                     entityColumn = Int32(selected.count)
                     selected.append("\(alias).entity")
                 }
@@ -87,7 +89,8 @@ struct EntityMapping {
 
         // A hierarchy of one entity needs no filter: every row is that entity.
         let root = model.entity(named: entity.rootName)!
-        let filter = root.selfAndSubentityNames.count > 1 ? "r.entity = \(SQLiteSchema.literal(entity.name))" : nil
+        let rowName = SQLiteSchema.literal(lookup.rowName(of: entity.name))
+        let filter = root.selfAndSubentityNames.count > 1 ? "r.entity = \(rowName)" : nil
         let select = "SELECT \(selected.joined(separator: ", ")) FROM \(table) AS r" + joins.map { " " + $0 }.joined()
         self.entity = entity
         self.columnSlots = columnSlots
@@ -99,23 +102,23 @@ struct EntityMapping {
         selectAll = select + (filter.map { " WHERE \($0)" } ?? "")
         selectOne = select + " WHERE r.pk = ?1" + (filter.map { " AND \($0)" } ?? "")
         let placeholders = columnSlots.indices.map { "?\($0 + 2)" }
-        insert = "INSERT INTO \(table) (pk, entity, version\(columnNames.map { ", " + $0 }.joined())) VALUES (?1, \(SQLiteSchema.literal(entity.name)), 1\(placeholders.map { ", " + $0 }.joined()))"
+        insert = "INSERT INTO \(table) (pk, entity, version\(columnNames.map { ", " + $0 }.joined())) VALUES (?1, \(rowName), 1\(placeholders.map { ", " + $0 }.joined()))"
         let assignments = ["version = ?1"] + zip(columnNames, placeholders).map { "\($0) = \($1)" }
         update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(columnSlots.count + 2)"
         delete = "DELETE FROM \(table) WHERE pk = ?1"
 
         uniqueLookups = entity.uniquenessConstraints.map { constraint in
-            let declaring = model.entity(named: constraint.entityName)!
-            var conditions = constraint.slots.enumerated().map { position, slot in
-                SQLiteSchema.indexTerm(declaring.properties[slot], in: declaring, columns: columns, model: model, unique: true) + " = ?\(position + 1)"
-            }
-            if let scope = SQLiteSchema.scopeFilter(of: declaring, model: model) { conditions.append(scope) }
+            var conditions = constraint.slots.map { slot in
+                let property = entity.properties[slot]
+                return SQLiteDefinitions.indexTerm(column: column(property), type: property.attributeType, unique: true)
+            }.enumerated().map { position, term in "\(term) = ?\(position + 1)" }
+            if let scope = SQLiteDefinitions.scopeFilter(of: constraint.entityName, in: lookup) { conditions.append(scope) }
             conditions.append("pk <> ?\(constraint.slots.count + 1)")
             return UniqueLookup(constraint: constraint, select: "SELECT pk, entity FROM \(table) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1")
         }
         uniqueSlots = Set(entity.uniquenessConstraints.flatMap(\.slots))
         clearUnique = uniqueSlots.isEmpty ? nil : "UPDATE \(table) SET "
-            + uniqueSlots.sorted().map { "\(quoted(columns.name(of: entity.properties[$0], in: entity, model: model))) = NULL" }.joined(separator: ", ")
+            + uniqueSlots.sorted().map { "\(quoted(column(entity.properties[$0]))) = NULL" }.joined(separator: ", ")
             + " WHERE pk = ?1"
     }
 }
@@ -129,34 +132,29 @@ enum ToManyStorage {
     /// In a join table shared with a to-many inverse.
     case joinTable(JoinTableAccess)
 
-    init(_ property: PropertyDescription, of entity: EntityDescription, model: ObjectModel, columnsByHierarchy: [String: HierarchyColumns]) {
+    init(_ property: StoredProperty, lookup: SchemaLookup) {
         let quoted = SQLiteSchema.quoted
-        let relationship = property.relationship!
-        let destination = model.entity(named: relationship.destinationName)!
-        let destinationTable = quoted(destination.rootName)
-        if let inverseIndex = relationship.inverseIndex, !relationship.inverseIsToMany {
-            let inverse = destination.properties[inverseIndex]
-            let column = columnsByHierarchy[destination.rootName]!.name(of: inverse, in: destination, model: model)
+        switch lookup.toManyLayout(of: property)! {
+        case let .inverseColumn(table, column, destination):
             // Other entities of the destination's hierarchy may share the column; keep to ours.
-            let destinationRoot = model.entity(named: destination.rootName)!
-            let filter = destination.selfAndSubentityNames.count < destinationRoot.selfAndSubentityNames.count
-                ? " AND entity IN (\(destination.selfAndSubentityNames.sorted().map(SQLiteSchema.literal).joined(separator: ", ")))"
-                : ""
+            let filter = SQLiteDefinitions.scopeFilter(of: destination, in: lookup).map { " AND \($0)" } ?? ""
             self = .inverseForeignKey(
-                select: "SELECT pk, entity FROM \(destinationTable) WHERE \(quoted(column)) = ?1\(filter)",
-                table: destination.rootName, column: column)
-        } else {
-            self = .joinTable(JoinTableAccess(property, of: entity, destination: destination, model: model))
+                select: "SELECT pk, entity FROM \(quoted(table)) WHERE \(quoted(column)) = ?1\(filter)",
+                table: table, column: column)
+        case let .joinTable(table, ownColumn, otherColumn):
+            let destinationTable = lookup.entity(named: property.destination!)!.table
+            self = .joinTable(JoinTableAccess(table: table, ownerColumn: ownColumn, targetColumn: otherColumn, destinationTable: destinationTable))
         }
     }
 }
 
 /// The statements of one relationship's side of a join table.
 ///
-/// The table is named after the relationship (`Entity.relationship`, declaring entity first), or
-/// after both sides (`Content.tags-Tag.contents`, in name order) when the inverse is to-many.
-/// `owner` holds the key of the first side's object, `target` the second's; the second side
-/// reads the same rows the other way round.
+/// A new file names the table after the relationship (`Entity.relationship`, declaring entity
+/// first), or after both sides (`Content.tags-Tag.contents`, in name order) when the inverse is
+/// to-many; `owner` holds the key of the first side's object, `target` the second's, and the
+/// second side reads the same rows the other way round (see ``SchemaNaming/joinTable(own:other:)``).
+/// The stored schema records, for each side, the table and its column.
 struct JoinTableAccess {
     let table: String
     /// Targets of the owner `?1`, joined with the destination's table to drop deleted ones.
@@ -168,25 +166,10 @@ struct JoinTableAccess {
     /// Removes every pair of owner `?1`, when the owner is deleted.
     let deleteOwner: String
 
-    init(_ property: PropertyDescription, of entity: EntityDescription, destination: EntityDescription, model: ObjectModel) {
-        let quoted = SQLiteSchema.quoted
-        let own = SQLiteSchema.declaringEntity(of: property.index, in: entity, model: model).name + "." + property.name
-        var table = own
-        var isFirstSide = true
-        if let inverseIndex = property.relationship?.inverseIndex {
-            let other = SQLiteSchema.declaringEntity(of: inverseIndex, in: destination, model: model).name
-                + "." + destination.properties[inverseIndex].name
-            if own < other {
-                table = own + "-" + other
-            } else if other < own {
-                table = other + "-" + own
-                isFirstSide = false
-            }
-        }
-        let (ownerColumn, targetColumn) = isFirstSide ? ("owner", "target") : ("target", "owner")
-        let name = quoted(table)
+    init(table: String, ownerColumn: String, targetColumn: String, destinationTable: String) {
+        let name = SQLiteSchema.quoted(table)
         self.table = table
-        select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(quoted(destination.rootName)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1"
+        select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(SQLiteSchema.quoted(destinationTable)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1"
         insert = "INSERT OR IGNORE INTO \(name) (\(ownerColumn), \(targetColumn)) VALUES (?1, ?2)"
         delete = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1 AND \(targetColumn) = ?2"
         deleteOwner = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1"

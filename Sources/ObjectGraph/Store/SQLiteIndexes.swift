@@ -16,9 +16,10 @@ struct SQLiteIndexes {
     func bringInLine() throws(ObjectGraphError) -> Bool {
         let inFile = try declaredIndexesInFile()
         var wanted: [String: String] = [:]
-        for index in schema.declaredIndexes { wanted[index.name] = index.sql }
+        let declared = schema.definitions.indexes.filter { $0.name.contains(".index(") || $0.name.contains(".unique(") }
+        for index in declared { wanted[index.name] = index.sql }
         let stale = inFile.keys.filter { wanted[$0] != inFile[$0] }.sorted()
-        let missing = schema.declaredIndexes.filter { inFile[$0.name] != $0.sql }
+        let missing = declared.filter { inFile[$0.name] != $0.sql }
         guard !stale.isEmpty || !missing.isEmpty else { return false }
         try connection.writeTransaction { () throws(ObjectGraphError) in
             for name in stale { try connection.execute("DROP INDEX \(SQLiteSchema.quoted(name))") }

@@ -185,7 +185,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {
-        guard let entity = model.entity(named: name) else {
+        guard let entity = schema.entity(rowName: name) else {
             throw .corruptStore(path: path, message: "a row names the entity '\(name)', which is not in the model")
         }
         return entity

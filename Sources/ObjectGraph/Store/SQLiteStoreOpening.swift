@@ -17,7 +17,7 @@ struct SQLiteStoreOpening {
             created = try connection.writeTransaction { () throws(ObjectGraphError) -> Bool in
                 // Another connection may have created the store since the first look.
                 guard try tableNames().isEmpty else { return false }
-                for statement in schema.creationStatements { try connection.execute(statement) }
+                for statement in schema.definitions.creationStatements { try connection.execute(statement) }
                 let insert = try connection.prepare("INSERT INTO \(SQLiteSchema.metadataTable) (key, value) VALUES (?1, ?2)")
                 for (key, value) in [("format", SQLiteSchema.formatVersion), ("fingerprint", model.fingerprint)] {
                     try insert.bind(key, at: 1)
