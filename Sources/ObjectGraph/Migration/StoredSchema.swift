@@ -75,6 +75,9 @@ struct StoredEntity: Codable, Sendable {
     /// While a migration runs only: the value its rows hold in the `entity` column, when they
     /// already carry a new name.
     var rowName: String?
+    /// While a migration runs only, on a root: its table still holds rows of entities the model
+    /// lacks (removed, or moving to another table), so reads keep to the model's entities.
+    var holdsOtherRows = false
 
     private enum CodingKeys: String, CodingKey {
         case name, superentity, table, properties, indexes

@@ -9,8 +9,9 @@ struct SQLiteDefinitions {
         /// The columns it reads (to tell whether dropping or replacing a column touches it).
         let columns: [String]
         let sql: String
-        /// A uniqueness constraint's entity and properties, for the error when rows break it.
-        var constraint: (entity: String, properties: [String])?
+        /// A uniqueness constraint's entity and properties, its terms and the rows it covers,
+        /// for the error when rows break it.
+        var constraint: (entity: String, properties: [String], terms: [String], scope: String?)?
 
         static func == (lhs: Index, rhs: Index) -> Bool { lhs.name == rhs.name && lhs.sql == rhs.sql }
     }
@@ -71,11 +72,11 @@ struct SQLiteDefinitions {
                     columns.append(column)
                     terms.append(Self.indexTerm(column: column, type: Self.attributeType(of: property), unique: declared.isUnique))
                 }
-                let scope = declared.isUnique ? Self.scopeFilter(of: entity.name, in: lookup).map { " WHERE \($0)" } ?? "" : ""
+                let filter = declared.isUnique ? Self.scopeFilter(of: entity.name, in: lookup) : nil
                 var index = Index(
                     name: name, table: entity.table, columns: columns,
-                    sql: "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLiteSchema.quoted(name)) ON \(SQLiteSchema.quoted(entity.table)) (\(terms.joined(separator: ", ")))\(scope)")
-                if declared.isUnique { index.constraint = (entity.name, declared.properties) }
+                    sql: "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLiteSchema.quoted(name)) ON \(SQLiteSchema.quoted(entity.table)) (\(terms.joined(separator: ", ")))\(filter.map { " WHERE \($0)" } ?? "")")
+                if declared.isUnique { index.constraint = (entity.name, declared.properties, terms, filter) }
                 indexes.append(index)
             }
         }
@@ -143,7 +144,8 @@ struct SQLiteDefinitions {
     /// hierarchy's table; `nil` when they are all the table holds.
     static func scopeFilter(of entity: String, in lookup: SchemaLookup) -> String? {
         let family = lookup.family(of: entity)
-        guard family.count < lookup.hierarchy(of: lookup.root(of: entity)).count else { return nil }
+        let root = lookup.root(of: entity)
+        guard family.count < lookup.hierarchy(of: root).count || lookup.entity(named: root)?.holdsOtherRows == true else { return nil }
         return "entity IN (\(family.map { lookup.rowName(of: $0.name) }.sorted().map(SQLiteSchema.literal).joined(separator: ", ")))"
     }
 }

@@ -79,7 +79,11 @@ struct EntityMapping {
                 var entityColumn: Int32?
                 if destination.selfAndSubentityNames.count > 1 {
                     let alias = "j\(property.index)"
-                    joins.append("LEFT JOIN \(quoted(lookup.entity(named: destination.name)!.table)) AS \(alias) ON \(alias).pk = r.\(quoted(name))")
+                    // While a migration runs, the table may hold rows the model does not know:
+                    // a link to one reads as a link to an object that is gone.
+                    let known = lookup.entity(named: destination.rootName)!.holdsOtherRows
+                        ? SQLiteDefinitions.scopeFilter(of: destination.name, in: lookup).map { " AND \(alias).\($0)" } ?? "" : ""
+                    joins.append("LEFT JOIN \(quoted(lookup.entity(named: destination.name)!.table)) AS \(alias) ON \(alias).pk = r.\(quoted(name))\(known)")
                     entityColumn = Int32(selected.count)
                     selected.append("\(alias).entity")
                 }
@@ -87,10 +91,11 @@ struct EntityMapping {
             }
         }
 
-        // A hierarchy of one entity needs no filter: every row is that entity.
+        // A hierarchy of one entity needs no filter: every row is that entity (unless a
+        // migration is running, see `StoredEntity.holdsOtherRows`).
         let root = model.entity(named: entity.rootName)!
         let rowName = SQLiteSchema.literal(lookup.rowName(of: entity.name))
-        let filter = root.selfAndSubentityNames.count > 1 ? "r.entity = \(rowName)" : nil
+        let filter = root.selfAndSubentityNames.count > 1 || lookup.entity(named: root.name)!.holdsOtherRows ? "r.entity = \(rowName)" : nil
         let select = "SELECT \(selected.joined(separator: ", ")) FROM \(table) AS r" + joins.map { " " + $0 }.joined()
         self.entity = entity
         self.columnSlots = columnSlots
@@ -142,8 +147,13 @@ enum ToManyStorage {
                 select: "SELECT pk, entity FROM \(quoted(table)) WHERE \(quoted(column)) = ?1\(filter)",
                 table: table, column: column)
         case let .joinTable(table, ownColumn, otherColumn):
-            let destinationTable = lookup.entity(named: property.destination!)!.table
-            self = .joinTable(JoinTableAccess(table: table, ownerColumn: ownColumn, targetColumn: otherColumn, destinationTable: destinationTable))
+            let destination = property.destination!
+            // See `StoredEntity.holdsOtherRows`.
+            let known = lookup.entity(named: lookup.root(of: destination))!.holdsOtherRows
+                ? SQLiteDefinitions.scopeFilter(of: destination, in: lookup).map { " AND t.\($0)" } : nil
+            self = .joinTable(JoinTableAccess(
+                table: table, ownerColumn: ownColumn, targetColumn: otherColumn,
+                destinationTable: lookup.entity(named: destination)!.table, destinationFilter: known ?? ""))
         }
     }
 }
@@ -166,10 +176,10 @@ struct JoinTableAccess {
     /// Removes every pair of owner `?1`, when the owner is deleted.
     let deleteOwner: String
 
-    init(table: String, ownerColumn: String, targetColumn: String, destinationTable: String) {
+    init(table: String, ownerColumn: String, targetColumn: String, destinationTable: String, destinationFilter: String) {
         let name = SQLiteSchema.quoted(table)
         self.table = table
-        select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(SQLiteSchema.quoted(destinationTable)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1"
+        select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(SQLiteSchema.quoted(destinationTable)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1\(destinationFilter)"
         insert = "INSERT OR IGNORE INTO \(name) (\(ownerColumn), \(targetColumn)) VALUES (?1, ?2)"
         delete = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1 AND \(targetColumn) = ?2"
         deleteOwner = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1"
