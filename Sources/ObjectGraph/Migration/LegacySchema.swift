@@ -4,10 +4,9 @@
 /// their width, relationships without their inverses.
 ///
 /// What the fingerprint lacks comes from the file's tables (a join table names both sides of a
-/// many-to-many) and from the model opening the file, where it agrees with them. When the
-/// fingerprint is the model's own, the model is the one that wrote the file, and its types are
-/// exact; otherwise integers and reals are of unknown width (``StoredAttributeType/legacyInteger``),
-/// so that a narrower type is checked against the values.
+/// many-to-many) and from the model opening the file, where it agrees with them. Integers and
+/// reals are of unknown width (``StoredAttributeType/legacyInteger``): the fingerprint says
+/// `integer` for an `Int8` as for an `Int`, so a narrower type is checked against the values.
 enum LegacySchema {
     /// The tables, columns and indexes a file has.
     struct FileTables {
@@ -23,10 +22,10 @@ enum LegacySchema {
         let properties: [(name: String, type: String)]
     }
 
-    /// The schema of the file, or what keeps it from being rebuilt. `isModelsOwn` says that
-    /// the fingerprint is the model's own: the model wrote the file, its types are exact.
-    static func reconstruct(fingerprint: String, isModelsOwn: Bool, model: StoredSchema, file: FileTables) -> Result<StoredSchema, LegacyProblem> {
-        build(parse(fingerprint), fingerprintIsModels: isModelsOwn, model: model, file: file)
+    /// The schema of the file, or what keeps it from being rebuilt; `model` is the
+    /// description of the model opening it.
+    static func reconstruct(fingerprint: String, model: StoredSchema, file: FileTables) -> Result<StoredSchema, LegacyProblem> {
+        build(parse(fingerprint), model: model, file: file)
     }
 
     struct LegacyProblem: Error {
@@ -46,7 +45,7 @@ enum LegacySchema {
         }
     }
 
-    private static func build(_ entries: [Entry], fingerprintIsModels exact: Bool, model: StoredSchema, file: FileTables) -> Result<StoredSchema, LegacyProblem> {
+    private static func build(_ entries: [Entry], model: StoredSchema, file: FileTables) -> Result<StoredSchema, LegacyProblem> {
         let byName = Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let hints = SchemaLookup(model)
         func declaring(_ slot: Int, of entry: Entry) -> String {
@@ -136,14 +135,10 @@ enum LegacySchema {
                 } else {
                     let isOptional = property.type.hasSuffix("?")
                     let base = isOptional ? String(property.type.dropLast()) : property.type
-                    var type = base
-                    if base == AttributeType.integer.rawValue || base == AttributeType.double.rawValue {
-                        let hinted = hint?.type.map(StoredAttributeType.init(name:))
-                        if exact, let hinted, hinted.attributeType?.rawValue == base {
-                            type = hinted.name
-                        } else {
-                            type = base == AttributeType.integer.rawValue ? StoredAttributeType.legacyInteger : StoredAttributeType.legacyReal
-                        }
+                    let type = switch base {
+                    case AttributeType.integer.rawValue: StoredAttributeType.legacyInteger
+                    case AttributeType.double.rawValue: StoredAttributeType.legacyReal
+                    default: base
                     }
                     properties.append(StoredProperty(name: property.name, kind: .attribute, type: type, isOptional: isOptional, column: columns[key]))
                 }

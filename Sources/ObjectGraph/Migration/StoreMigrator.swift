@@ -100,9 +100,7 @@ struct StoreMigrator {
             return FileState(metadata: metadata, schema: schema, version: metadata.modelVersion ?? 1, stages: metadata.stages, isLegacy: false)
         }
         let fingerprint = metadata.fingerprint ?? ""
-        switch LegacySchema.reconstruct(
-            fingerprint: fingerprint, isModelsOwn: fingerprint == model.fingerprint, model: StoredSchema(model: model), file: try fileTables()
-        ) {
+        switch LegacySchema.reconstruct(fingerprint: fingerprint, model: StoredSchema(model: model), file: try fileTables()) {
         case .success(let schema):
             return FileState(metadata: metadata, schema: schema, version: 0, stages: [], isLegacy: true)
         case .failure(let problem):
