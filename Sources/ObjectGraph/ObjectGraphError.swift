@@ -39,7 +39,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     // Stores
     /// The file is not a database, or is damaged.
     case corruptStore(path: String, message: String)
-    /// The file was written for a different model.
+    /// The file is not a store this version can open: a SQLite database that is no ObjectGraph
+    /// store, another store format, or a description of its schema it cannot read.
     case incompatibleStore(path: String, message: String)
     /// The file cannot be opened or written (permissions, missing folder, read-only location).
     case storeUnavailable(path: String, message: String)
@@ -107,7 +108,7 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .corruptStore(path, message):
             "The store at \(path) is damaged or not a database (\(message)); nothing was changed. Restore it from a backup or move it aside."
         case let .incompatibleStore(path, message):
-            "The store at \(path) was written for a different model (\(message)); nothing was changed. Open it with its own model or use a new file."
+            "The store at \(path) cannot be opened by this version (\(message)); nothing was changed. Open it with the app that wrote it, or use a new file."
         case let .storeUnavailable(path, message):
             "The store at \(path) cannot be opened (\(message)). Check that the folder exists and is writable."
         case let .sqlite(path, code, message):

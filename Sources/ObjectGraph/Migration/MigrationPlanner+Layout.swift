@@ -55,16 +55,15 @@ extension MigrationPlanner {
                 }
             } else {
                 if !claims.isEmpty {
-                    let side = claims[0].side.split(separator: ".").map(String.init)
-                    refuse(side[0], side[1], stored: "a join table shared with another relationship", model: "the join table \(group)",
+                    let side = splitKey(claims[0].side)
+                    refuse(side.entity, side.property, stored: "a join table shared with another relationship", model: "the join table \(group)",
                            reason: "the links of the relationship and its inverse are in different places in the file",
                            fix: stageFix(converting: claims[0].side, "that sets the links"))
                 }
                 names.joinTables[group] = Name(current: SchemaNaming.freeName(group, in: &taken), final: "", isNew: true)
                 for side in sides {
-                    let (declaring, property) = newLookup.property(String(side.split(separator: ".")[1]), of: String(side.split(separator: ".")[0]))!
-                    _ = declaring
-                    names.joinColumns[side] = property.joinColumn ?? "owner"
+                    let (entity, property) = splitKey(side)
+                    names.joinColumns[side] = newLookup.entity(named: entity)?.property(named: property)?.joinColumn ?? "owner"
                 }
             }
             desired.append((group, true, group))

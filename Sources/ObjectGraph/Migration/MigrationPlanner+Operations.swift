@@ -67,12 +67,16 @@ extension MigrationPlanner {
         }
         step.expand += keysRowOperations(names)
 
-        // While the stage runs, tables still hold rows of entities the new model lacks: its
-        // reads keep to its own entities' rows.
+        // While the stage runs, tables hold rows of entities one model has and the other lacks
+        // (removed ones, added ones): each model's reads keep to its own entities' rows.
         for root in newLookup.roots where !names.tables[root.name]!.isNew {
-            let oldHierarchy = oldLookup.hierarchy(of: oldEntityName[root.name]!)
-            guard oldHierarchy.contains(where: { !pairedOld.contains($0.name) }) else { continue }
-            newLayout.entities[newLayout.entities.firstIndex { $0.name == root.name }!].holdsOtherRows = true
+            let oldRoot = oldEntityName[root.name]!
+            if oldLookup.hierarchy(of: oldRoot).contains(where: { !pairedOld.contains($0.name) }) {
+                newLayout.entities[newLayout.entities.firstIndex { $0.name == root.name }!].holdsOtherRows = true
+            }
+            if newLookup.hierarchy(of: root.name).contains(where: { oldEntityName[$0.name] == nil }) {
+                oldLayout.entities[oldLayout.entities.firstIndex { $0.name == oldRoot }!].holdsOtherRows = true
+            }
         }
         step.oldLayout = oldLayout
         step.newLayout = newLayout

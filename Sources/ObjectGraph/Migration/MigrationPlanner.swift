@@ -250,8 +250,8 @@ final class MigrationPlanner {
     /// New to-one columns filled from a join table must be new columns.
     private func resolveJoinFills() {
         for fill in joinFills where keptColumn[fill.toOne] != nil {
-            let parts = fill.toOne.split(separator: ".").map(String.init)
-            refuse(parts[0], parts[1], stored: "to-one with links of its own", model: "the inverse of a to-many that had a join table",
+            let (entity, property) = splitKey(fill.toOne)
+            refuse(entity, property, stored: "to-one with links of its own", model: "the inverse of a to-many that had a join table",
                    reason: "the links of both would have to be merged",
                    fix: stageFix(converting: fill.toOne, "that merges them"))
         }

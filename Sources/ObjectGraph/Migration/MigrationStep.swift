@@ -28,9 +28,13 @@ struct MigrationStep {
     /// Whether the step does nothing at all when it starts from `old`: no statement, the same
     /// indexes, the same description (up to order).
     func isEmpty(from old: StoredSchema) -> Bool {
-        checks.isEmpty && expand.isEmpty && contract.isEmpty
-            && Set(SQLiteDefinitions(old).indexes.map { [$0.name, $0.sql] }) == Set(SQLiteDefinitions(target).indexes.map { [$0.name, $0.sql] })
-            && old.canonicalEncoding == target.canonicalEncoding
+        checks.isEmpty && !changesStorage(from: old) && old.canonicalEncoding == target.canonicalEncoding
+    }
+
+    /// Whether the step changes a table, a column or an index of a file at `old`.
+    func changesStorage(from old: StoredSchema) -> Bool {
+        !expand.isEmpty || !contract.isEmpty
+            || Set(SQLiteDefinitions(old).indexes.map { [$0.name, $0.sql] }) != Set(SQLiteDefinitions(target).indexes.map { [$0.name, $0.sql] })
     }
 }
 

@@ -127,8 +127,8 @@ struct StoreMigrator {
     // MARK: Planning
 
     /// Every step from the file's state to the model, or the refusal of the first step that
-    /// cannot be made.
-    func planSteps(from state: FileState) throws(ObjectGraphError) -> [PlannedStep] {
+    /// cannot be made. Without `stages`, one automatic step.
+    func planSteps(from state: FileState, stages: Bool = true) throws(ObjectGraphError) -> [PlannedStep] {
         let path = connection.path
         guard state.version <= model.version else {
             throw .newerStore(path: path, fileVersion: state.version, modelVersion: model.version)
@@ -147,7 +147,7 @@ struct StoreMigrator {
                 throw .migrationRefused(path: path, changes: error.changes)
             }
         }
-        let pending = try plan.orderedStages(for: model).filter { $0.model.version > state.version && !state.stages.contains($0.name) }
+        let pending = stages ? try plan.orderedStages(for: model).filter { $0.model.version > state.version && !state.stages.contains($0.name) } : []
         for stage in pending {
             if let previous = stage.previousModel {
                 guard previous.version >= version else {
@@ -170,10 +170,18 @@ struct StoreMigrator {
 
     // MARK: Erasing
 
-    /// Whether the file's schema or version is not the model's (for
-    /// ``MigrationPlan/erasesStoreOnModelChange``).
+    /// Whether the file's version is not the model's, or bringing it to the model would change
+    /// its tables or indexes, or cannot be done (for ``MigrationPlan/erasesStoreOnModelChange``).
+    /// A first-release file whose model did not change only gets its description written.
     private func differsFromModel(_ state: FileState) -> Bool {
-        (!state.isLegacy && state.version != model.version) || state.schema.logicalEncoding != StoredSchema(model: model).logicalEncoding
+        if !state.isLegacy && state.version != model.version { return true }
+        guard let steps = try? planSteps(from: state, stages: false) else { return true }
+        var current = state.schema
+        for planned in steps {
+            if planned.step.changesStorage(from: current) { return true }
+            current = planned.step.target
+        }
+        return false
     }
 
     private func eraseEverything() throws(ObjectGraphError) {
@@ -196,20 +204,6 @@ extension SQLiteConnection {
 }
 
 extension StoredSchema {
-    /// The description without where things are stored: what the model says, up to order.
-    var logicalEncoding: String {
-        var stripped = self
-        for index in stripped.entities.indices {
-            stripped.entities[index].table = ""
-            for property in stripped.entities[index].properties.indices {
-                stripped.entities[index].properties[property].column = nil
-                stripped.entities[index].properties[property].joinTable = nil
-                stripped.entities[index].properties[property].joinColumn = nil
-            }
-        }
-        return stripped.canonicalEncoding
-    }
-
     /// The format a stored description says it is in (1 if it says nothing).
     static func decodeFormat(_ text: String) -> Int {
         struct Format: Decodable { let format: Int? }

@@ -142,6 +142,16 @@ struct Format1MigrationTests {
         }
     }
 
+    @Test("erasing on a model change leaves a first-release file whose model did not change as it was")
+    func eraseKeepsAnUnchangedFile() throws {
+        try withFixtureCopy { url in
+            let erasing = MigrationPlan(erasesStoreOnModelChange: true)
+            let store = try PersistentContainer(model: Format1Fixture.model, storeURL: url, migrationPlan: erasing, viewContextQueue: DispatchQueue(label: "erase"))
+            let items = try store.viewContext.performAndWait { try Format1Fixture.readItems(store.viewContext) }
+            #expect(items == Format1Fixture.expectedItems)
+        }
+    }
+
     @Test("added attributes: every stored value is kept, the new ones start at their initial values")
     func additions() throws {
         try withFixtureCopy { url in
