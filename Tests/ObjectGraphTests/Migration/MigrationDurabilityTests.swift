@@ -7,9 +7,6 @@ import Testing
 struct MigrationDurabilityTests {
     @Test("SIGKILL during a long stage, after it saved: the file is byte for byte as before, and the old model reads it")
     func killedDuringAStage() throws {
-        let executable = try #require(
-            SQLiteDurabilityTests.childExecutable(),
-            "\(SQLiteDurabilityTests.childName) was not found next to the tests; run `swift build` (it builds all products) and try again")
         try SQLiteFixture.withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("migrating.sqlite")
             // Enough data that the stage's changes spill out of SQLite's cache into the WAL.
@@ -24,29 +21,9 @@ struct MigrationDurabilityTests {
             }
             let before = try #require(SQLiteFixture.contents(of: url))
 
-            let output = Pipe()
-            let errors = Pipe()
-            let child = Process()
-            child.executableURL = executable
-            child.arguments = ["migrate", url.path]
-            child.standardOutput = output
-            child.standardError = errors
-            try child.run()
-            let pid = child.processIdentifier
-            let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-            var text = ""
-            while !text.contains("stage\n") {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            kill(pid, SIGKILL)
-            watchdog.cancel()
-            child.waitUntilExit()
-            let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(text.contains("stage\n"), "the child never reached its stage: \(complaint)")
-            #expect(child.terminationReason == .uncaughtSignal)
+            let child = try SQLiteDurabilityTests.runChild(["migrate", url.path]) { $0.contains("stage\n") }
+            #expect(child.output.contains("stage\n"), "the child never reached its stage: \(child.errors)")
+            #expect(child.wasKilled)
 
             // The stage's changes reached the disk (the WAL), uncommitted: the case that matters.
             let walSize = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
