@@ -24,7 +24,7 @@ extension MigrationPlanner {
     func assignNames() -> Names {
         var names = Names()
         let oldDefinitions = SQLiteDefinitions(old)
-        var taken = Set(([SchemaNames.metadata, SchemaNames.keys] + oldDefinitions.tables.map(\.name) + oldDefinitions.joinTables.map(\.name)).map { $0.lowercased() })
+        var taken = Set(([SQLiteSchema.metadataTableName, SQLiteSchema.keysTableName] + oldDefinitions.tables.map(\.name) + oldDefinitions.joinTables.map(\.name)).map { $0.lowercased() })
         var desired: [(key: String, isJoin: Bool, name: String)] = []
 
         for root in newLookup.roots {
@@ -70,7 +70,7 @@ extension MigrationPlanner {
         }
 
         // Final names: what keeps its name first, then the rest takes its new name if free.
-        var finalTaken: Set<String> = [SchemaNames.metadata.lowercased(), SchemaNames.keys.lowercased()]
+        var finalTaken: Set<String> = [SQLiteSchema.metadataTableName.lowercased(), SQLiteSchema.keysTableName.lowercased()]
         func current(_ entry: (key: String, isJoin: Bool, name: String)) -> Name {
             entry.isJoin ? names.joinTables[entry.key]! : names.tables[entry.key]!
         }
@@ -161,10 +161,4 @@ extension MigrationPlanner {
         }
         return schema
     }
-}
-
-/// The names of the store's own tables.
-enum SchemaNames {
-    static let metadata = "objectgraph-metadata"
-    static let keys = "objectgraph-keys"
 }

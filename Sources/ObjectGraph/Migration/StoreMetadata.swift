@@ -32,7 +32,7 @@ struct StoreMetadata: Equatable {
         // The first release compares the fingerprint and lays the model out by its own rules:
         // only a file laid out as it would be gets the model's fingerprint, so that it opens
         // exactly the files it can read.
-        let laidOutAsNew = SchemaLayoutComparison.sameNames(schema, StoredSchema(model: model))
+        let laidOutAsNew = schema.hasSameNames(as: StoredSchema(model: model))
         var rows = [
             "format": SQLiteSchema.formatVersion,
             "fingerprint": laidOutAsNew ? model.fingerprint : "(laid out by a later version; see schema)",
@@ -51,24 +51,5 @@ struct StoreMetadata: Equatable {
             try statement.bind(value, at: 2)
             try statement.run()
         }
-    }
-}
-
-/// Compares where two descriptions of the same model keep things.
-enum SchemaLayoutComparison {
-    /// Whether every table, column and join table has the same name in both.
-    static func sameNames(_ lhs: StoredSchema, _ rhs: StoredSchema) -> Bool {
-        names(of: lhs) == names(of: rhs)
-    }
-
-    private static func names(of schema: StoredSchema) -> [String: String] {
-        var names: [String: String] = [:]
-        for entity in schema.entities {
-            names[entity.name] = entity.table
-            for property in entity.properties {
-                names[entity.name + "." + property.name] = [property.column, property.joinTable, property.joinColumn].map { $0 ?? "" }.joined(separator: "|")
-            }
-        }
-        return names
     }
 }

@@ -81,7 +81,7 @@ struct StoreMigrator {
     func readState() throws(ObjectGraphError) -> FileState {
         let path = connection.path
         let tables = try connection.tableNames()
-        guard tables.contains(SchemaNames.metadata) else {
+        guard tables.contains(SQLiteSchema.metadataTableName) else {
             throw .incompatibleStore(path: path, message: "it is a SQLite database but not an ObjectGraph store; its tables are \(tables.sorted().joined(separator: ", "))")
         }
         let metadata = try StoreMetadata.read(from: connection)
@@ -188,25 +188,5 @@ struct StoreMigrator {
         for table in try connection.tableNames().sorted() where !table.hasPrefix("sqlite_") {
             try connection.execute("DROP TABLE \(SQLiteSchema.quoted(table))")
         }
-    }
-}
-
-extension SQLiteConnection {
-    /// The names of the file's tables. The first read of a file that is not a database fails
-    /// here with `SQLITE_NOTADB`.
-    func tableNames() throws(ObjectGraphError) -> Set<String> {
-        let statement = try prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
-        defer { statement.reset() }
-        var names: Set<String> = []
-        while try statement.step() { names.insert(statement.string(at: 0)) }
-        return names
-    }
-}
-
-extension StoredSchema {
-    /// The format a stored description says it is in (1 if it says nothing).
-    static func decodeFormat(_ text: String) -> Int {
-        struct Format: Decodable { let format: Int? }
-        return (try? JSONDecoder().decode(Format.self, from: Data(text.utf8)))?.format ?? 1
     }
 }

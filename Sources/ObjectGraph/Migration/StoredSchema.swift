@@ -58,6 +58,29 @@ struct StoredSchema: Codable, Sendable {
     static func decode(_ text: String) -> StoredSchema? {
         try? JSONDecoder().decode(StoredSchema.self, from: Data(text.utf8))
     }
+
+    /// The format a stored description says it is in (1 if it says nothing).
+    static func decodeFormat(_ text: String) -> Int {
+        struct Format: Decodable { let format: Int? }
+        return (try? JSONDecoder().decode(Format.self, from: Data(text.utf8)))?.format ?? 1
+    }
+
+    /// Whether every table, column and join table has the same name here and in `other`
+    /// (two descriptions of one model).
+    func hasSameNames(as other: StoredSchema) -> Bool {
+        storageNames == other.storageNames
+    }
+
+    private var storageNames: [String: String] {
+        var names: [String: String] = [:]
+        for entity in entities {
+            names[entity.name] = entity.table
+            for property in entity.properties {
+                names[entity.name + "." + property.name] = [property.column, property.joinTable, property.joinColumn].map { $0 ?? "" }.joined(separator: "|")
+            }
+        }
+        return names
+    }
 }
 
 /// One entity of a ``StoredSchema``.

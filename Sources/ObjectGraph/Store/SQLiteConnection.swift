@@ -82,6 +82,16 @@ final class SQLiteConnection {
         if code != SQLITE_OK { throw error(code: code, doing: sql) }
     }
 
+    /// The names of the file's tables. The first read of a file that is not a database fails
+    /// here with `SQLITE_NOTADB`.
+    func tableNames() throws(ObjectGraphError) -> Set<String> {
+        let statement = try prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        defer { statement.reset() }
+        var names: Set<String> = []
+        while try statement.step() { names.insert(statement.string(at: 0)) }
+        return names
+    }
+
     /// The first column of the first row of `sql` as text, if there is a row.
     func text(_ sql: String) throws(ObjectGraphError) -> String? {
         let statement = try prepare(sql)

@@ -29,8 +29,10 @@ struct SQLiteSchema {
     /// Bumped when the layout rules above change in a way the first release could not read; a
     /// file with another format is refused.
     static let formatVersion = "1"
-    static let metadataTable = quoted("objectgraph-metadata")
-    static let keysTable = quoted("objectgraph-keys")
+    static let metadataTableName = "objectgraph-metadata"
+    static let keysTableName = "objectgraph-keys"
+    static let metadataTable = quoted(metadataTableName)
+    static let keysTable = quoted(keysTableName)
 
     /// Where the model's entities and properties live in the file.
     let stored: StoredSchema

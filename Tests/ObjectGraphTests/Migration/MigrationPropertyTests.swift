@@ -473,7 +473,7 @@ struct MigrationPropertyTests {
         #expect(found.pairs == expected.pairs, note)
         let tables = Set(try raw.tables())
         let definitions = SQLiteDefinitions(file)
-        #expect(tables == Set(definitions.tables.map(\.name) + definitions.joinTables.map(\.name) + [SchemaNames.metadata, SchemaNames.keys]), note)
+        #expect(tables == Set(definitions.tables.map(\.name) + definitions.joinTables.map(\.name) + [SQLiteSchema.metadataTableName, SQLiteSchema.keysTableName]), note)
         let indexes = Set(try raw.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").map { $0[0]! })
         #expect(indexes == Set(definitions.indexes.map(\.name)), note)
     }

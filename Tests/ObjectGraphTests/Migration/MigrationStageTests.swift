@@ -148,7 +148,7 @@ struct MigrationStageTests {
                 ["Meh", "0", "bob", "bob", "0"], ["Fine", "4", "cy", "cyd", "0"],
             ])
             // The uniqueness constraint holds from now on.
-            try container.viewContext.performAndWait {
+            container.viewContext.performAndWait {
                 let copy = ReviewsV3.Review(context: container.viewContext)
                 copy.nickname = "cyd"
                 #expect(throws: ObjectGraphError.self) { try container.viewContext.save() }
