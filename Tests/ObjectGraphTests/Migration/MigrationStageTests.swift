@@ -238,6 +238,45 @@ struct MigrationStageTests {
         }
     }
 
+    @Test("a to-one that becomes a to-many is refused without a stage, and converted by one that sets the links")
+    func relationshipChangesKind() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("pets.sqlite")
+            try SQLiteFixture.withViewContext(at: url, model: OnePet.model) { context in
+                for (person, pet) in [("ann", "rex"), ("bob", nil), ("cy", "tom")] {
+                    let owner = OnePet.Person(context: context)
+                    owner.name = person
+                    if let pet {
+                        owner.pet = OnePet.Pet(context: context)
+                        owner.pet!.name = pet
+                    }
+                }
+                try context.save()
+            }
+            #expect {
+                try SQLiteFixture.container(at: url, model: ManyPets.model)
+            } throws: { error in
+                guard case let .migrationRefused(_, changes) = error as? ObjectGraphError, let change = changes.first else { return false }
+                return change.entity == "Person" && change.property == "pets" && change.stored == "to-one Pet" && change.model == "to-many Pet"
+                    && change.fix.contains("converting: [\"Person.pets\"]")
+            }
+            let plan = MigrationPlan(stages: [
+                MigrationStage("several pets", from: OnePet.model, to: ManyPets.model, converting: ["Person.pets"]) { migration in
+                    for old in try migration.old!.fetch(FetchRequest<OnePet.Person>()) {
+                        guard let pet = old.pet else { continue }
+                        try migration.newObject(for: old, as: ManyPets.Person.self).pets = [try migration.newObject(for: pet, as: ManyPets.Pet.self)]
+                    }
+                },
+            ])
+            let container = try PersistentContainer(model: ManyPets.model, storeURL: url, migrationPlan: plan, viewContextQueue: DispatchQueue(label: "pets"))
+            let pets = try container.viewContext.performAndWait {
+                Dictionary(uniqueKeysWithValues: try container.viewContext.fetch(FetchRequest<ManyPets.Person>()).map { ($0.name, Set($0.pets.map(\.name))) })
+            }
+            #expect(pets == ["ann": ["rex"], "bob": [], "cy": ["tom"]])
+            #expect(try !RawDatabase(path: url.path).columns(of: "Person").contains("pet"))
+        }
+    }
+
     @Test("a plan that contradicts itself or the model is refused before the file is read")
     func invalidPlans() throws {
         try withReviews { url in

@@ -114,3 +114,30 @@ enum NotesApart {
 
     static let model = try! ObjectModel(version: 2, entities: [Item.self, Note.self])
 }
+
+/// A person with one pet, then with several.
+enum OnePet {
+    final class Person: ManagedObject {
+        @Attribute var name: String = ""
+        @Relationship var pet: Pet?
+    }
+
+    final class Pet: ManagedObject {
+        @Attribute var name: String = ""
+    }
+
+    static let model = try! ObjectModel(entities: [Person.self, Pet.self])
+}
+
+enum ManyPets {
+    final class Person: ManagedObject {
+        @Attribute var name: String = ""
+        @Relationship(originalName: "pet") var pets: Set<Pet>
+    }
+
+    final class Pet: ManagedObject {
+        @Attribute var name: String = ""
+    }
+
+    static let model = try! ObjectModel(version: 2, entities: [Person.self, Pet.self])
+}
