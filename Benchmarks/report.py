@@ -119,6 +119,10 @@ def main(path):
         "≤ 3× the raw loop", lambda o, p: o / p <= 3)
     row("D2 fetch 100,000 objects sorted (SQLite)", "D2 Streams", "D2 raw SQLite", "raw select",
         "≤ 3× the raw select", lambda o, p: o / p <= 3)
+    row("M1 open 1,000,000 objects with an added attribute (SQLite)", "M1 Streams", "M1 plain open", "plain open",
+        "≤ 3× the plain open", lambda o, p: o / p <= 3)
+    row("M2 migration that rebuilds a table of 1,000,000 objects (SQLite)", "M2 Streams", "M2 raw copy", "raw INSERT … SELECT",
+        "≤ 2× the raw copy", lambda o, p: o / p <= 2)
 
     print("# Benchmark results\n")
     print(f"Run on {datetime.date.today().isoformat()}; machine: {machine()}.")

@@ -17,6 +17,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case unknownEntity(String)
     /// A key path or property name does not exist on the entity.
     case unknownProperty(entity: String, property: String)
+    /// A model's version is below 1.
+    case invalidModelVersion(Int)
 
     // Objects and contexts
     /// The object is not registered in this context (another context's object, or never inserted).
@@ -37,7 +39,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     // Stores
     /// The file is not a database, or is damaged.
     case corruptStore(path: String, message: String)
-    /// The file was written for a different model.
+    /// The file is not a store this version can open: a SQLite database that is no ObjectGraph
+    /// store, another store format, or a description of its schema it cannot read.
     case incompatibleStore(path: String, message: String)
     /// The file cannot be opened or written (permissions, missing folder, read-only location).
     case storeUnavailable(path: String, message: String)
@@ -45,6 +48,18 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case sqlite(path: String, code: Int32, message: String)
     /// Another connection holds the database locked for longer than the busy timeout.
     case storeBusy(path: String)
+
+    // Migrations
+    /// The file was written by a newer version of the model than the one opening it; nothing
+    /// was changed.
+    case newerStore(path: String, fileVersion: Int, modelVersion: Int)
+    /// Bringing the file to the model would lose data or cannot be inferred; nothing was
+    /// changed. Each change says what it refuses and how to allow it.
+    case migrationRefused(path: String, changes: [RefusedChange])
+    /// A migration stage threw; the whole migration was rolled back and nothing was changed.
+    case migrationStageFailed(path: String, stage: String, message: String)
+    /// The migration plan contradicts itself or the model.
+    case invalidMigrationPlan(String)
 
     // Indexes and uniqueness
     /// An index or uniqueness constraint names something that cannot be indexed: a key path
@@ -73,6 +88,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The class \(name) is not an entity of this model; add it to ObjectModel(entities:)."
         case let .unknownProperty(entity, property):
             "The entity \(entity) has no property '\(property)'."
+        case .invalidModelVersion(let version):
+            "A model's version must be 1 or more, not \(version)."
         case .objectNotInContext(let object):
             "\(object) does not belong to this context; pass its objectID and look it up with object(with:)."
         case .objectNotFound(let id):
@@ -91,13 +108,22 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .corruptStore(path, message):
             "The store at \(path) is damaged or not a database (\(message)); nothing was changed. Restore it from a backup or move it aside."
         case let .incompatibleStore(path, message):
-            "The store at \(path) was written for a different model (\(message)); nothing was changed. Open it with its own model or use a new file."
+            "The store at \(path) cannot be opened by this version (\(message)); nothing was changed. Open it with the app that wrote it, or use a new file."
         case let .storeUnavailable(path, message):
             "The store at \(path) cannot be opened (\(message)). Check that the folder exists and is writable."
         case let .sqlite(path, code, message):
             "SQLite error \(code) on \(path): \(message)"
         case .storeBusy(let path):
             "The store at \(path) is locked by another connection; try again later."
+        case let .newerStore(path, fileVersion, modelVersion):
+            "The store at \(path) was written by version \(fileVersion) of the model, newer than this app's version \(modelVersion); nothing was changed. Open it with the newer version of the app: an older model would drop what the newer one added."
+        case let .migrationRefused(path, changes):
+            "The store at \(path) cannot be brought to the model without losing data; nothing was changed. "
+                + changes.map(\.description).joined(separator: " ")
+        case let .migrationStageFailed(path, stage, message):
+            "The migration stage '\(stage)' failed on the store at \(path): \(message). The whole migration was rolled back; nothing was changed."
+        case .invalidMigrationPlan(let reason):
+            "The migration plan is not usable: \(reason)."
         case let .invalidIndex(entity, property, reason):
             "An index of \(entity) names \(property), which cannot be indexed: \(reason)."
         case .uniquenessViolation(let conflicts):

@@ -1,8 +1,15 @@
-// The child process of the SQLite durability test: opens the store at the path it is given and
-// saves one new `DurabilityRecord` per save, forever, writing each completed save's number to
-// stdout. The test kills it with SIGKILL and checks that every number it read is in the file.
+// The child process of the SQLite durability tests.
 //
-// The test declares the same class, so that both sides open the file with the same model.
+// `objectgraph-durability-child <store path>` opens the store and saves one new
+// `DurabilityRecord` per save, forever, writing each completed save's number to stdout. The test
+// kills it with SIGKILL and checks that every number it read is in the file.
+//
+// `objectgraph-durability-child migrate <store path>` opens the store with version 2 of the model,
+// whose migration stage rewrites every record, saves, writes `stage` to stdout and then works
+// forever: the test kills it with SIGKILL in the middle of the migration and checks that the
+// file is exactly as it was.
+//
+// The test declares the same classes, so that both sides open the file with the same models.
 import Dispatch
 import Foundation
 import ObjectGraph
@@ -12,14 +19,50 @@ final class DurabilityRecord: ManagedObject {
     @Attribute var payload: String = ""
 }
 
-guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: objectgraph-durability-child <store path>\n".utf8))
+/// Version 2: every record gets a checksum, which a stage computes.
+enum MigratedRecords {
+    final class DurabilityRecord: ManagedObject {
+        @Attribute var sequence: Int = 0
+        @Attribute var payload: String = ""
+        @Attribute var checksum: Int = 0
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 1 || (arguments.count == 2 && arguments[0] == "migrate") else {
+    FileHandle.standardError.write(Data("usage: objectgraph-durability-child [migrate] <store path>\n".utf8))
     exit(2)
+}
+
+if arguments.count == 2 {
+    do {
+        let previous = try ObjectModel(entities: [DurabilityRecord.self])
+        let model = try ObjectModel(version: 2, entities: [MigratedRecords.DurabilityRecord.self])
+        let stage = MigrationStage("checksums", from: previous, to: model) { migration in
+            for old in try migration.old!.fetch(FetchRequest<DurabilityRecord>()) {
+                let record = try migration.newObject(for: old, as: MigratedRecords.DurabilityRecord.self)
+                record.checksum = old.sequence &* 7
+                record.payload = String(old.payload.reversed())
+            }
+            try migration.new.save()
+            FileHandle.standardOutput.write(Data("stage\n".utf8))
+            // A long stage: the test kills the process here, the migration's transaction open.
+            while true { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        _ = try PersistentContainer(
+            model: model, storeURL: URL(fileURLWithPath: arguments[1]), migrationPlan: MigrationPlan(stages: [stage]),
+            viewContextQueue: DispatchQueue(label: "durability-child.migrate"))
+        FileHandle.standardError.write(Data("objectgraph-durability-child: the migration ended\n".utf8))
+        exit(1)
+    } catch {
+        FileHandle.standardError.write(Data("objectgraph-durability-child: \(error)\n".utf8))
+        exit(1)
+    }
 }
 
 do {
     let model = try ObjectModel(entities: [DurabilityRecord.self])
-    let url = URL(fileURLWithPath: CommandLine.arguments[1])
+    let url = URL(fileURLWithPath: arguments[0])
     let container = try PersistentContainer(model: model, storeURL: url, viewContextQueue: DispatchQueue(label: "durability-child"))
     let context = container.newBackgroundContext()
     try context.performAndWait {

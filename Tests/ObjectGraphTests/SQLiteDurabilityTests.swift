@@ -25,44 +25,58 @@ struct SQLiteDurabilityTests {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// What a child said before it was killed.
+    struct KilledChild {
+        let output: String
+        let errors: String
+        let wasKilled: Bool
+    }
+
+    /// Runs the child with `arguments`, reads its output until `stop` says enough (or it ends by
+    /// itself), kills it with SIGKILL and returns what it wrote, including what it wrote before
+    /// it died.
+    static func runChild(_ arguments: [String], until stop: (String) -> Bool) throws -> KilledChild {
+        let executable = try #require(
+            childExecutable(), "\(childName) was not found next to the tests; run `swift build` (it builds all products) and try again")
+        let output = Pipe()
+        let errors = Pipe()
+        let child = Process()
+        child.executableURL = executable
+        child.arguments = arguments
+        child.standardOutput = output
+        child.standardError = errors
+        try child.run()
+        // A child that hangs without printing would block the read below forever.
+        let pid = child.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        var text = ""
+        while !stop(text) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }  // the child ended by itself: the caller sees it
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(pid, SIGKILL)
+        watchdog.cancel()  // before the child is reaped, so its pid cannot be reused meanwhile
+        // What it wrote before it died is output too; read until the pipe closes.
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return KilledChild(output: text, errors: complaint, wasKilled: child.terminationReason == .uncaughtSignal)
+    }
+
     @Test("every save a process reported before it was killed with SIGKILL is in the file")
     func killedWriterLosesNoReportedSave() throws {
-        let executable = try #require(
-            Self.childExecutable(),
-            "\(Self.childName) was not found next to the tests; run `swift build` (it builds all products) and try again")
         try SQLiteFixture.withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("durable.sqlite")
             var reported: [Int] = []
             // Twice: the second child appends to the file the first one was killed writing to.
             for round in 0..<2 {
-                let output = Pipe()
-                let errors = Pipe()
-                let child = Process()
-                child.executableURL = executable
-                child.arguments = [url.path]
-                child.standardOutput = output
-                child.standardError = errors
-                try child.run()
-                // A child that hangs without printing would block the read below forever.
-                let pid = child.processIdentifier
-                let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-
-                var text = ""
                 let target = reported.count + 40
-                while reported.count + text.split(separator: "\n").count < target {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }  // the child ended by itself: a failure, reported below
-                    text += String(decoding: chunk, as: UTF8.self)
-                }
-                kill(child.processIdentifier, SIGKILL)
-                watchdog.cancel()  // before the child is reaped, so its pid cannot be reused meanwhile
-                // Numbers written before death are reports too; read until the pipe closes.
-                text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                child.waitUntilExit()
-                let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child ended on its own: \(complaint)")
+                let child = try Self.runChild([url.path]) { reported.count + $0.split(separator: "\n").count >= target }
+                #expect(child.wasKilled, "round \(round): the child ended on its own: \(child.errors)")
                 // A line cut by the kill is not a report.
+                let text = child.output
                 let lines = text.hasSuffix("\n") ? text.split(separator: "\n") : text.split(separator: "\n").dropLast()
                 reported += lines.compactMap { Int($0) }
             }

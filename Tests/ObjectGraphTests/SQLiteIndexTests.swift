@@ -33,7 +33,9 @@ private enum IndexedTeam {
 struct SQLiteIndexTests {
     static let unindexed = try! ObjectModel(entities: [Unindexed.Member.self])
     static let uniqueHandle = try! ObjectModel(entities: [UniqueHandle.Member.self])
-    static let indexedTeam = try! ObjectModel(entities: [IndexedTeam.Member.self])
+    /// Version 2: it removes the uniqueness constraint the previous models declare, which only a
+    /// higher version may do.
+    static let indexedTeam = try! ObjectModel(version: 2, entities: [IndexedTeam.Member.self])
 
     func store(_ container: PersistentContainer) -> SQLiteStore {
         container.coordinator.store as! SQLiteStore
@@ -88,15 +90,19 @@ struct SQLiteIndexTests {
             let url = directory.appendingPathComponent("members.sqlite")
             try save(Unindexed.Member.self, handles: ["a", "b"], at: url, model: Self.unindexed)
             #expect(try handles(of: Unindexed.Member.self, at: url, model: Self.unindexed) == ["a", "b"])
-            // Opening again with the same model has nothing to bring in line.
-            let connection = try SQLiteConnection(path: url.path)
-            #expect(try SQLiteIndexes(connection: connection, schema: SQLiteSchema(model: Self.unindexed)).bringInLine() == false)
-            #expect(try SQLiteIndexes(connection: connection, schema: SQLiteSchema(model: Self.uniqueHandle)).bringInLine() == true)
-            #expect(try SQLiteIndexes(connection: connection, schema: SQLiteSchema(model: Self.uniqueHandle)).bringInLine() == false)
+            // Opening again with the same model has nothing to bring in line: not a byte changes.
+            let before = try #require(SQLiteFixture.contents(of: url))
+            _ = try handles(of: Unindexed.Member.self, at: url, model: Self.unindexed)
+            #expect(SQLiteFixture.contents(of: url) == before)
+            // A model that adds a uniqueness constraint gets its index.
+            #expect(try handles(of: UniqueHandle.Member.self, at: url, model: Self.uniqueHandle) == ["a", "b"])
+            let container = try SQLiteFixture.container(at: url, model: Self.uniqueHandle)
+            let plan = try store(container).queryPlan("SELECT pk FROM \"Member\" WHERE \"handle\" COLLATE \(SQLiteCollation.name) = ?1")
+            #expect(plan.joined().contains("Member.unique(handle)"))
         }
     }
 
-    @Test("a uniqueness constraint added to the model applies to the file; removed, it no longer does")
+    @Test("a uniqueness constraint added to the model applies to the file; removed by a higher version, it no longer does")
     func constraintFollowsTheModel() throws {
         try SQLiteFixture.withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("members.sqlite")
@@ -118,12 +124,14 @@ struct SQLiteIndexTests {
         try SQLiteFixture.withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("members.sqlite")
             try save(Unindexed.Member.self, handles: ["a", "a"], at: url, model: Self.unindexed)
+            let before = try #require(SQLiteFixture.contents(of: url))
             #expect {
                 try SQLiteFixture.container(at: url, model: Self.uniqueHandle)
             } throws: { error in
-                guard case let .incompatibleStore(_, message) = error as? ObjectGraphError else { return false }
-                return message.contains("Member.unique(handle)")
+                guard case let .migrationRefused(_, changes) = error as? ObjectGraphError, let change = changes.first else { return false }
+                return change.entity == "Member" && change.property == "handle" && change.stored.contains("'a'")
             }
+            #expect(SQLiteFixture.contents(of: url) == before)
             #expect(try handles(of: Unindexed.Member.self, at: url, model: Self.unindexed) == ["a", "a"])
         }
     }

@@ -92,4 +92,36 @@ final class RawDatabase {
             throw Failure(description: String(cString: sqlite3_errmsg(handle)))
         }
     }
+
+    /// Every row of `sql`, each column as text (`nil` for NULL).
+    func rows(_ sql: String) throws -> [[String?]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            defer { sqlite3_finalize(statement) }
+            throw Failure(description: String(cString: sqlite3_errmsg(handle)) + " in: " + sql)
+        }
+        defer { sqlite3_finalize(statement) }
+        var rows: [[String?]] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rows.append((0..<sqlite3_column_count(statement)).map { column in
+                sqlite3_column_text(statement, column).map { String(cString: $0) }
+            })
+        }
+        return rows
+    }
+
+    /// The columns of `table`, in order.
+    func columns(of table: String) throws -> [String] {
+        try rows("SELECT name FROM pragma_table_info('\(table.replacingOccurrences(of: "'", with: "''"))')").map { $0[0] ?? "" }
+    }
+
+    /// The names of the tables, sorted.
+    func tables() throws -> [String] {
+        try rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] ?? "" }
+    }
+
+    /// The value of a metadata row, if any.
+    func metadata(_ key: String) throws -> String? {
+        try rows("SELECT value FROM \"objectgraph-metadata\" WHERE key = '\(key)'").first?[0] ?? nil
+    }
 }

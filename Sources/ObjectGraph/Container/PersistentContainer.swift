@@ -19,15 +19,22 @@ public final class PersistentContainer: Sendable {
     public let viewContext: ManagedObjectContext
     let coordinator: StoreCoordinator
 
-    /// Opens (or creates) the SQLite store at `storeURL`.
+    /// Opens (or creates) the SQLite store at `storeURL`, migrating a file an earlier model
+    /// wrote (see ``MigrationPlan``).
     ///
-    /// - Parameter viewContextQueue: the queue of ``viewContext``; tests pass a serial queue of
-    ///   their own.
+    /// - Parameters:
+    ///   - migrationPlan: the stages for what cannot be migrated automatically; none by default.
+    ///   - viewContextQueue: the queue of ``viewContext``; tests pass a serial queue of their own.
     /// - Throws: ``ObjectGraphError/corruptStore(path:message:)``,
-    ///   ``ObjectGraphError/incompatibleStore(path:message:)`` or
-    ///   ``ObjectGraphError/storeUnavailable(path:message:)``; the file is left as it was.
-    public convenience init(model: ObjectModel, storeURL: URL, viewContextQueue: DispatchQueue = .main) throws {
-        try self.init(model: model, store: .sqlite(storeURL), viewContextQueue: viewContextQueue)
+    ///   ``ObjectGraphError/incompatibleStore(path:message:)``,
+    ///   ``ObjectGraphError/storeUnavailable(path:message:)``,
+    ///   ``ObjectGraphError/newerStore(path:fileVersion:modelVersion:)``,
+    ///   ``ObjectGraphError/migrationRefused(path:changes:)`` or
+    ///   ``ObjectGraphError/migrationStageFailed(path:stage:message:)``; the file is left as it was.
+    public convenience init(
+        model: ObjectModel, storeURL: URL, migrationPlan: MigrationPlan = MigrationPlan(), viewContextQueue: DispatchQueue = .main
+    ) throws {
+        try self.init(model: model, store: .sqlite(storeURL, migrationPlan: migrationPlan), viewContextQueue: viewContextQueue)
     }
 
     /// Opens a store of the given kind.
@@ -36,7 +43,7 @@ public final class PersistentContainer: Sendable {
         let store: any PersistentStore
         switch kind {
         case .inMemory: store = InMemoryStore()
-        case .sqlite(let url): store = try SQLiteStore(url: url, model: model)
+        case let .sqlite(url, plan): store = try SQLiteStore(url: url, model: model, migrationPlan: plan)
         }
         coordinator = StoreCoordinator(model: model, store: store)
         viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue, coordinator: coordinator)

@@ -24,6 +24,13 @@
 ///     @Attribute(.indexed) var rank: Int = 0
 /// }
 /// ```
+///
+/// A renamed attribute names what it was called, so that a store written by the previous model
+/// keeps its values (see `Docs/Migrations.md`):
+///
+/// ```swift
+/// @Attribute(.indexed, originalName: "title") var name: String = ""
+/// ```
 @propertyWrapper
 public struct Attribute<Value> {
     @usableFromInline var initialValue: Value
@@ -31,6 +38,8 @@ public struct Attribute<Value> {
     @usableFromInline var mark: UInt32 = 0
     /// Read once per class, when the model reflects it; it fits in the wrapper's padding.
     @usableFromInline var options: AttributeOptions = []
+    /// The attribute's name in the previous model, if it was renamed.
+    @usableFromInline var originalName: String?
 
     /// Declares the attribute with the value a new object starts with.
     public init(wrappedValue: Value) {
@@ -42,6 +51,19 @@ public struct Attribute<Value> {
     public init(wrappedValue: Value, _ options: AttributeOptions) {
         initialValue = wrappedValue
         self.options = options
+    }
+
+    /// Declares an attribute that a previous version of the model called `originalName`: a
+    /// store written by that version keeps its values under the new name.
+    ///
+    /// ```swift
+    /// @Attribute(originalName: "title") var name: String = ""
+    /// @Attribute(.unique, originalName: "login") var username: String = ""
+    /// ```
+    public init(wrappedValue: Value, _ options: AttributeOptions = [], originalName: String) {
+        initialValue = wrappedValue
+        self.options = options
+        self.originalName = originalName
     }
 
     /// Reads and writes the attribute through the owning object.

@@ -110,7 +110,7 @@ final class ClassLayout: @unchecked Sendable {
             for child in mirror.children {
                 guard let wrapper = child.value as? any ReflectedWrapper, var label = child.label else { continue }
                 if label.hasPrefix("_") { label.removeFirst() }
-                found.append((ReflectedProperty(name: label, kind: wrapper.reflectedKind), wrapper))
+                found.append((ReflectedProperty(name: label, kind: wrapper.reflectedKind, originalName: wrapper.originalName), wrapper))
             }
         }
         return found
@@ -234,11 +234,15 @@ struct ReflectedProperty: Sendable {
 
     let name: String
     let kind: Kind
+    /// The name a previous model gave the property (`originalName:` on its wrapper), if any.
+    var originalName: String? = nil
 }
 
 /// Implemented by ``Attribute`` and ``Relationship`` so that reflection can describe them.
 protocol ReflectedWrapper: SendableMetatype {
     var reflectedKind: ReflectedProperty.Kind { get }
+    /// The property's name in the previous model, if it was renamed.
+    var originalName: String? { get }
     var mark: UInt32 { get set }
     /// For an attribute, its value in stored form; for a relationship, an empty one.
     var initialPropertyValue: PropertyValue { get }

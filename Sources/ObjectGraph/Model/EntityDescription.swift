@@ -17,6 +17,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// The indexes and uniqueness constraints that cover the entity's objects: the ones its
     /// superentities declare, then its own.
     public let indexes: [IndexDescription]
+    /// What a previous version of the model called the entity (see ``RenamedEntity``), if it
+    /// was renamed.
+    public let originalName: String?
     /// The unique ones among ``indexes``, which every save checks.
     let uniquenessConstraints: [IndexDescription]
     let objectClass: ManagedObject.Type
@@ -33,6 +36,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         properties: [PropertyDescription],
         indexes: [IndexDescription],
         superentityName: String?,
+        originalName: String? = nil,
         rootName: String,
         rootIndex: Int,
         selfAndSubentityNames: Set<String>
@@ -44,6 +48,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.indexes = indexes
         uniquenessConstraints = indexes.filter(\.isUnique)
         self.superentityName = superentityName
+        self.originalName = originalName
         self.rootName = rootName
         self.rootIndex = rootIndex
         self.selfAndSubentityNames = selfAndSubentityNames

@@ -5,6 +5,15 @@
 /// let model = try ObjectModel(entities: [Bucket.self, Content.self, ImageContent.self])
 /// ```
 ///
+/// A model has a version (1 unless you say otherwise). A store records the version of the
+/// model that last brought its file up to date, and refuses a file written by a newer version;
+/// removing an entity, a property or an index needs a higher version than the file's (see
+/// `Docs/Migrations.md`):
+///
+/// ```swift
+/// let model = try ObjectModel(version: 2, entities: [Bucket.self, Content.self])
+/// ```
+///
 /// A mistake in the classes is a thrown ``ObjectGraphError`` that names the entity and the
 /// property: an unsupported attribute type, a relationship to a class outside the model, an
 /// inverse that does not exist or does not point back, a class listed twice, or an index over
@@ -12,17 +21,24 @@
 public final class ObjectModel: Sendable {
     /// The entities, in the order given.
     public let entities: [EntityDescription]
+    /// The model's version: 1 or more, raised by the app when a new version of its model
+    /// removes something (see ``ObjectGraphError/migrationRefused(path:changes:)``).
+    public let version: Int
     private let entityByName: [String: EntityDescription]
     private let entityByClass: [ObjectIdentifier: EntityDescription]
-    /// A text that changes whenever the entities or their properties change; stores keep it to
-    /// refuse a file written for another model.
+    /// A text that changes whenever the entities or their properties change, in order.
     ///
-    /// Indexes and uniqueness constraints are not part of it: a store brings its indexes in line
-    /// with the model when it opens a file, so adding or removing one needs no new file.
+    /// The first release of the store compared it to refuse a file written for another model;
+    /// files still carry it, so that the first release keeps opening a file whose model did not
+    /// change. Stores now compare the schema a file describes, property by property, by name.
     public let fingerprint: String
 
     /// Describes `entities` and checks them.
-    public init(entities classes: [ManagedObject.Type]) throws {
+    ///
+    /// - Parameter version: the model's version, 1 or more; see ``version``.
+    public init(version: Int = 1, entities classes: [ManagedObject.Type]) throws {
+        guard version >= 1 else { throw ObjectGraphError.invalidModelVersion(version) }
+        self.version = version
         var names: [String] = []
         var nameByClass: [ObjectIdentifier: String] = [:]
         var reflected: [String: [ReflectedProperty]] = [:]
@@ -79,7 +95,8 @@ public final class ObjectModel: Sendable {
                     guard let (type, isOptional) = AttributeType.of(valueType) else {
                         throw ObjectGraphError.unsupportedAttributeType(entity: name, property: property.name, type: String(describing: valueType))
                     }
-                    descriptions.append(PropertyDescription(name: property.name, index: index, kind: .attribute(type, isOptional: isOptional)))
+                    descriptions.append(PropertyDescription(
+                        name: property.name, index: index, kind: .attribute(type, isOptional: isOptional), originalName: property.originalName))
                 case let .relationship(destinationClass, isToMany, declaredInverse, deleteRule):
                     guard let destination = entityName(of: destinationClass) else {
                         throw ObjectGraphError.unknownDestination(entity: name, property: property.name, destination: String(describing: destinationClass))
@@ -110,7 +127,8 @@ public final class ObjectModel: Sendable {
                     let relationship = RelationshipDescription(
                         destinationName: destination, isToMany: isToMany, inverseName: inverseName,
                         inverseIndex: inverseIndex, inverseIsToMany: inverseIsToMany, deleteRule: deleteRule)
-                    descriptions.append(PropertyDescription(name: property.name, index: index, kind: .relationship(relationship)))
+                    descriptions.append(PropertyDescription(
+                        name: property.name, index: index, kind: .relationship(relationship), originalName: property.originalName))
                 }
             }
             descriptionsByName[name] = descriptions
@@ -141,7 +159,9 @@ public final class ObjectModel: Sendable {
             let family = Set(names.filter { isKind($0, of: name) })
             built.append(EntityDescription(
                 name: name, objectClass: classByName[name]!, layout: layouts[name]!, properties: descriptionsByName[name] ?? [],
-                indexes: indexesByName[name] ?? [], superentityName: superclassByName[name], rootName: root(of: name),
+                indexes: indexesByName[name] ?? [], superentityName: superclassByName[name],
+                originalName: RenamedEntityName.of(classByName[name]!, superclass: superclassByName[name].flatMap { classByName[$0] }),
+                rootName: root(of: name),
                 rootIndex: names.firstIndex(of: root(of: name))!, selfAndSubentityNames: family))
         }
 

@@ -14,6 +14,9 @@ public struct PropertyDescription: Sendable, CustomStringConvertible {
     public let index: Int
     /// Attribute or relationship, with the details.
     public let kind: Kind
+    /// What a previous version of the model called the property (declared with
+    /// `originalName:`), if it was renamed.
+    public var originalName: String? = nil
 
     /// The relationship details, if the property is one.
     public var relationship: RelationshipDescription? {
@@ -22,6 +25,11 @@ public struct PropertyDescription: Sendable, CustomStringConvertible {
 
     /// Whether the property is an attribute.
     public var isAttribute: Bool { relationship == nil }
+
+    /// The attribute's type, if the property is one.
+    var attributeType: AttributeType? {
+        if case .attribute(let type, _) = kind { type } else { nil }
+    }
 
     /// For example `name: string` or `contents: to-many Content`.
     public var description: String {

@@ -21,20 +21,25 @@ public struct Relationship<Value: RelationshipValue> {
     public let inverse: String?
     /// What deleting the owner does to the related objects.
     public let deleteRule: DeleteRule
+    /// The relationship's name in the previous model, if it was renamed.
+    public let originalName: String?
 
     /// Declares the relationship.
     ///
     /// - Parameters:
     ///   - inverse: the destination's relationship that points back (declare it on either side).
     ///   - deleteRule: ``DeleteRule/nullify`` by default.
-    public init(inverse: String? = nil, deleteRule: DeleteRule = .nullify) {
+    ///   - originalName: what a previous version of the model called the relationship, so that
+    ///     a store written by that version keeps its links (see `Docs/Migrations.md`).
+    public init(inverse: String? = nil, deleteRule: DeleteRule = .nullify, originalName: String? = nil) {
         self.inverse = inverse
         self.deleteRule = deleteRule
+        self.originalName = originalName
     }
 
     /// Declares the relationship with a starting value (usually `nil` or `[]`).
-    public init(wrappedValue: Value, inverse: String? = nil, deleteRule: DeleteRule = .nullify) {
-        self.init(inverse: inverse, deleteRule: deleteRule)
+    public init(wrappedValue: Value, inverse: String? = nil, deleteRule: DeleteRule = .nullify, originalName: String? = nil) {
+        self.init(inverse: inverse, deleteRule: deleteRule, originalName: originalName)
         pendingValue = wrappedValue
     }
 

@@ -63,7 +63,9 @@ extension ManagedObjectContext {
             return (predicate, SortTranslator.translate(request.sortDescriptors, on: entity, resolver: resolver))
         }
         var (predicate, sorts) = translate()
-        if try learnKeyPaths(predicate.unknownKeyPaths + sorts.unknownKeyPaths, engine: engine) {
+        // A key path past a relationship is met only once the hop before it is known: learn
+        // until a translation meets nothing new (each key path is tried once, so this ends).
+        while try learnKeyPaths(predicate.unknownKeyPaths + sorts.unknownKeyPaths, engine: engine) {
             (predicate, sorts) = translate()
         }
         var plan = FetchPlan(request: request, entity: entity, entities: entities, engine: engine, predicate: predicate, sortKeys: sorts.keys)

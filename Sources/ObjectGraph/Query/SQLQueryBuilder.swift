@@ -19,7 +19,7 @@ struct SQLQueryBuilder {
 
     /// `SELECT r.pk, r.entity` (the entity only when the hierarchy has several).
     func identifiers(_ query: StoreQuery) -> SQLStatementText {
-        let table = SQLiteSchema.quoted(query.entities[0].rootName)
+        let table = SQLiteSchema.quoted(schema.table(of: query.entities[0]))
         let columns = hierarchyHasSeveralEntities(query) ? "r.pk, r.entity" : "r.pk"
         return statement("SELECT \(columns) FROM \(table) AS r", query, filter: entityFilter(query))
     }
@@ -30,7 +30,7 @@ struct SQLQueryBuilder {
         unordered.sortKeys = nil
         unordered.limit = nil
         unordered.offset = 0
-        let table = SQLiteSchema.quoted(query.entities[0].rootName)
+        let table = SQLiteSchema.quoted(schema.table(of: query.entities[0]))
         return statement("SELECT count(*) FROM \(table) AS r", unordered, filter: entityFilter(query))
     }
 
@@ -70,14 +70,9 @@ struct SQLQueryBuilder {
         return SQLStatementText(sql: sql, bindings: renderer.bindings)
     }
 
-    /// `r.entity IN (…)`, or `nil` when the query takes the whole hierarchy.
+    /// `r.entity IN (…)`, or `nil` when the query takes every row of the table.
     private func entityFilter(_ query: StoreQuery) -> String? {
-        guard let root = model.entity(named: query.entities[0].rootName) else { return nil }
-        let names = Set(query.entities.map(\.name))
-        guard names != root.selfAndSubentityNames else { return nil }
-        return names.count == 1
-            ? "r.entity = \(SQLiteSchema.literal(names.first!))"
-            : "r.entity IN (\(names.sorted().map(SQLiteSchema.literal).joined(separator: ", ")))"
+        schema.entityFilter(query.entities, model: model)
     }
 
     private func hierarchyHasSeveralEntities(_ query: StoreQuery) -> Bool {

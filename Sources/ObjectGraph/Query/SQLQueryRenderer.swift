@@ -92,7 +92,7 @@ struct SQLQueryRenderer {
             return "EXISTS (SELECT 1 \(from) WHERE \(filter) AND \(self.condition(test)))"
         case let .entityIn(row, names):
             guard case .scope(let scope, _) = row else { return "0" }
-            let list = names.sorted().map(SQLiteSchema.literal).joined(separator: ", ")
+            let list = names.compactMap(model.entity(named:)).map(schema.rowName(of:)).sorted().map(SQLiteSchema.literal).joined(separator: ", ")
             return "\(alias(ofScope: scope)).entity IN (\(list))"
         case let .string(test, base, argument):
             let function = switch test {
@@ -270,7 +270,7 @@ struct SQLQueryRenderer {
 
     /// The quoted table of an entity's hierarchy.
     func table(of entity: EntityDescription) -> String {
-        SQLiteSchema.quoted(entity.rootName)
+        SQLiteSchema.quoted(schema.table(of: entity))
     }
 
     private func column(of property: PropertyDescription, in entity: EntityDescription) -> String {
@@ -287,10 +287,9 @@ struct SQLQueryRenderer {
         switch schema.mappings[toMany.owner.entity]?.toMany[toMany.relationship.index] {
         case let .inverseForeignKey(_, _, column)?:
             var filter = "\(alias).\(SQLiteSchema.quoted(column)) = \(ownerKey)"
-            if let root = model.entity(named: toMany.destination.rootName),
-               toMany.destination.selfAndSubentityNames.count < root.selfAndSubentityNames.count {
-                let names = toMany.destination.selfAndSubentityNames.sorted().map(SQLiteSchema.literal).joined(separator: ", ")
-                filter += " AND \(alias).entity IN (\(names))"
+            let family = toMany.destination.selfAndSubentityNames.compactMap(model.entity(named:))
+            if let entities = schema.entityFilter(family, model: model, alias: alias) {
+                filter += " AND \(entities)"
             }
             return ("FROM \(destinationTable) AS \(alias)", filter)
         case .joinTable(let join)?:

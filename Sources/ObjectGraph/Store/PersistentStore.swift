@@ -5,10 +5,12 @@ import Foundation
 /// ```swift
 /// let onDisk = try PersistentContainer(model: model, storeURL: url)
 /// let forTests = try PersistentContainer(model: model, store: .inMemory)
+/// let migrated = try PersistentContainer(model: model, store: .sqlite(url, migrationPlan: plan))
 /// ```
 public enum StoreKind: Sendable {
-    /// A SQLite database file at the URL; created if missing.
-    case sqlite(URL)
+    /// A SQLite database file at the URL; created if missing, brought to the model by the plan
+    /// (see ``MigrationPlan``) if an earlier model wrote it.
+    case sqlite(URL, migrationPlan: MigrationPlan = MigrationPlan())
     /// A store that lives as long as the container, with the same semantics as SQLite.
     case inMemory
 }

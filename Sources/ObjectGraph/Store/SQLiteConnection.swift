@@ -106,6 +106,16 @@ final class SQLiteConnection {
         if code != SQLITE_OK { throw error(code: code, doing: sql) }
     }
 
+    /// The names of the file's tables. The first read of a file that is not a database fails
+    /// here with `SQLITE_NOTADB`.
+    func tableNames() throws(ObjectGraphError) -> Set<String> {
+        let statement = try prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        defer { statement.reset() }
+        var names: Set<String> = []
+        while try statement.step() { names.insert(statement.string(at: 0)) }
+        return names
+    }
+
     /// The first column of the first row of `sql` as text, if there is a row.
     func text(_ sql: String) throws(ObjectGraphError) -> String? {
         let statement = try prepare(sql)
@@ -118,26 +128,41 @@ final class SQLiteConnection {
     /// Runs `body` in a write transaction, committed if `body` returns and rolled back if it
     /// throws. `BEGIN IMMEDIATE` takes the write lock up front, so two connections never both
     /// read and then fail to upgrade (a deadlock SQLite reports as busy).
+    ///
+    /// Inside a transaction already (a save made by a migration stage), it is a savepoint of
+    /// that transaction: its changes last only if the outer transaction commits.
     func writeTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
         try transaction("BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in a read transaction, so that every statement in it reads the same
-    /// snapshot of the file (in WAL mode, the last commit before the first read).
+    /// snapshot of the file (in WAL mode, the last commit before the first read). Inside a
+    /// transaction already, `body` reads what that transaction sees.
     func readTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
-        try transaction("BEGIN DEFERRED", body)
+        guard !isInTransaction else { return try body() }
+        return try transaction("BEGIN DEFERRED", body)
     }
 
-    /// Runs `body` between `begin` and `COMMIT`, rolling back if it throws.
+    /// Whether a transaction is open on the connection.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` between `begin` and `COMMIT` (or in a savepoint inside an open
+    /// transaction), rolling back if it throws.
     private func transaction<Result>(_ begin: String, _ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
-        try statement(begin).run()
+        let nested = isInTransaction
+        try statement(nested ? "SAVEPOINT nested" : begin).run()
         do throws(ObjectGraphError) {
             let result = try body()
-            try statement("COMMIT").run()
+            try statement(nested ? "RELEASE nested" : "COMMIT").run()
             return result
         } catch {
-            // A failed COMMIT may already have rolled back; then there is nothing to undo.
-            if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK").run() }
+            if nested {
+                try? statement("ROLLBACK TO nested").run()
+                try? statement("RELEASE nested").run()
+            } else if isInTransaction {
+                // A failed COMMIT may already have rolled back; then there is nothing to undo.
+                try? statement("ROLLBACK").run()
+            }
             throw error
         }
     }

@@ -54,10 +54,12 @@ struct EntityMapping {
         let select: String
     }
 
-    init(entity: EntityDescription, model: ObjectModel, columnsByHierarchy: [String: HierarchyColumns]) {
+    init(entity: EntityDescription, model: ObjectModel, lookup: SchemaLookup) {
         let quoted = SQLiteSchema.quoted
-        let table = quoted(entity.rootName)
-        let columns = columnsByHierarchy[entity.rootName]!
+        let table = quoted(lookup.entity(named: entity.name)!.table)
+        func column(_ property: PropertyDescription) -> String {
+            lookup.property(property.name, of: entity.name)!.property.column!
+        }
         var selected = ["r.pk", "r.version"]
         var joins: [String] = []
         var readers: [SlotReader] = []
@@ -69,10 +71,10 @@ struct EntityMapping {
         for property in entity.properties {
             if let relationship = property.relationship, relationship.isToMany {
                 readers.append(.toMany)
-                toMany[property.index] = ToManyStorage(property, of: entity, model: model, columnsByHierarchy: columnsByHierarchy)
+                toMany[property.index] = ToManyStorage(lookup.property(property.name, of: entity.name)!.property, lookup: lookup)
                 continue
             }
-            let name = columns.name(of: property, in: entity, model: model)
+            let name = column(property)
             let column = Int32(selected.count)
             selected.append("r.\(quoted(name))")
             columnSlots.append(property.index)
@@ -86,7 +88,11 @@ struct EntityMapping {
                 var entityColumn: Int32?
                 if destination.selfAndSubentityNames.count > 1 {
                     let alias = "j\(property.index)"
-                    joins.append("LEFT JOIN \(quoted(destination.rootName)) AS \(alias) ON \(alias).pk = r.\(quoted(name))")
+                    // While a migration runs, the table may hold rows the model does not know:
+                    // a link to one reads as a link to an object that is gone.
+                    let known = lookup.entity(named: destination.rootName)!.holdsOtherRows
+                        ? SQLiteDefinitions.scopeFilter(of: destination.name, in: lookup).map { " AND \(alias).\($0)" } ?? "" : ""
+                    joins.append("LEFT JOIN \(quoted(lookup.entity(named: destination.name)!.table)) AS \(alias) ON \(alias).pk = r.\(quoted(name))\(known)")
                     entityColumn = Int32(selected.count)
                     selected.append("\(alias).entity")
                 }
@@ -94,9 +100,11 @@ struct EntityMapping {
             }
         }
 
-        // A hierarchy of one entity needs no filter: every row is that entity.
+        // A hierarchy of one entity needs no filter: every row is that entity (unless a
+        // migration is running, see `StoredEntity.holdsOtherRows`).
         let root = model.entity(named: entity.rootName)!
-        let filter = root.selfAndSubentityNames.count > 1 ? "r.entity = \(SQLiteSchema.literal(entity.name))" : nil
+        let rowName = SQLiteSchema.literal(lookup.rowName(of: entity.name))
+        let filter = root.selfAndSubentityNames.count > 1 || lookup.entity(named: root.name)!.holdsOtherRows ? "r.entity = \(rowName)" : nil
         let select = "SELECT \(selected.joined(separator: ", ")) FROM \(table) AS r" + joins.map { " " + $0 }.joined()
         self.entity = entity
         self.columnSlots = columnSlots
@@ -111,23 +119,23 @@ struct EntityMapping {
         self.columnBySlot = columnBySlot
         selectOne = select + " WHERE r.pk = ?1" + (filter.map { " AND \($0)" } ?? "")
         let placeholders = columnSlots.indices.map { "?\($0 + 2)" }
-        insert = "INSERT INTO \(table) (pk, entity, version\(columnNames.map { ", " + $0 }.joined())) VALUES (?1, \(SQLiteSchema.literal(entity.name)), 1\(placeholders.map { ", " + $0 }.joined()))"
+        insert = "INSERT INTO \(table) (pk, entity, version\(columnNames.map { ", " + $0 }.joined())) VALUES (?1, \(rowName), 1\(placeholders.map { ", " + $0 }.joined()))"
         let assignments = ["version = ?1"] + zip(columnNames, placeholders).map { "\($0) = \($1)" }
         update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(columnSlots.count + 2)"
         delete = "DELETE FROM \(table) WHERE pk = ?1"
 
         uniqueLookups = entity.uniquenessConstraints.map { constraint in
-            let declaring = model.entity(named: constraint.entityName)!
-            var conditions = constraint.slots.enumerated().map { position, slot in
-                SQLiteSchema.indexTerm(declaring.properties[slot], in: declaring, columns: columns, model: model, unique: true) + " = ?\(position + 1)"
-            }
-            if let scope = SQLiteSchema.scopeFilter(of: declaring, model: model) { conditions.append(scope) }
+            var conditions = constraint.slots.map { slot in
+                let property = entity.properties[slot]
+                return SQLiteDefinitions.indexTerm(column: column(property), type: property.attributeType, unique: true)
+            }.enumerated().map { position, term in "\(term) = ?\(position + 1)" }
+            if let scope = SQLiteDefinitions.scopeFilter(of: constraint.entityName, in: lookup) { conditions.append(scope) }
             conditions.append("pk <> ?\(constraint.slots.count + 1)")
             return UniqueLookup(constraint: constraint, select: "SELECT pk, entity FROM \(table) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1")
         }
         uniqueSlots = Set(entity.uniquenessConstraints.flatMap(\.slots))
         clearUnique = uniqueSlots.isEmpty ? nil : "UPDATE \(table) SET "
-            + uniqueSlots.sorted().map { "\(quoted(columns.name(of: entity.properties[$0], in: entity, model: model))) = NULL" }.joined(separator: ", ")
+            + uniqueSlots.sorted().map { "\(quoted(column(entity.properties[$0]))) = NULL" }.joined(separator: ", ")
             + " WHERE pk = ?1"
     }
 }
@@ -141,34 +149,34 @@ enum ToManyStorage {
     /// In a join table shared with a to-many inverse.
     case joinTable(JoinTableAccess)
 
-    init(_ property: PropertyDescription, of entity: EntityDescription, model: ObjectModel, columnsByHierarchy: [String: HierarchyColumns]) {
+    init(_ property: StoredProperty, lookup: SchemaLookup) {
         let quoted = SQLiteSchema.quoted
-        let relationship = property.relationship!
-        let destination = model.entity(named: relationship.destinationName)!
-        let destinationTable = quoted(destination.rootName)
-        if let inverseIndex = relationship.inverseIndex, !relationship.inverseIsToMany {
-            let inverse = destination.properties[inverseIndex]
-            let column = columnsByHierarchy[destination.rootName]!.name(of: inverse, in: destination, model: model)
+        switch lookup.toManyLayout(of: property)! {
+        case let .inverseColumn(table, column, destination):
             // Other entities of the destination's hierarchy may share the column; keep to ours.
-            let destinationRoot = model.entity(named: destination.rootName)!
-            let filter = destination.selfAndSubentityNames.count < destinationRoot.selfAndSubentityNames.count
-                ? " AND entity IN (\(destination.selfAndSubentityNames.sorted().map(SQLiteSchema.literal).joined(separator: ", ")))"
-                : ""
+            let filter = SQLiteDefinitions.scopeFilter(of: destination, in: lookup).map { " AND \($0)" } ?? ""
             self = .inverseForeignKey(
-                select: "SELECT pk, entity FROM \(destinationTable) WHERE \(quoted(column)) = ?1\(filter)",
-                table: destination.rootName, column: column)
-        } else {
-            self = .joinTable(JoinTableAccess(property, of: entity, destination: destination, model: model))
+                select: "SELECT pk, entity FROM \(quoted(table)) WHERE \(quoted(column)) = ?1\(filter)",
+                table: table, column: column)
+        case let .joinTable(table, ownColumn, otherColumn):
+            let destination = property.destination!
+            // See `StoredEntity.holdsOtherRows`.
+            let known = lookup.entity(named: lookup.root(of: destination))!.holdsOtherRows
+                ? SQLiteDefinitions.scopeFilter(of: destination, in: lookup).map { " AND t.\($0)" } : nil
+            self = .joinTable(JoinTableAccess(
+                table: table, ownerColumn: ownColumn, targetColumn: otherColumn,
+                destinationTable: lookup.entity(named: destination)!.table, destinationFilter: known ?? ""))
         }
     }
 }
 
 /// The statements of one relationship's side of a join table.
 ///
-/// The table is named after the relationship (`Entity.relationship`, declaring entity first), or
-/// after both sides (`Content.tags-Tag.contents`, in name order) when the inverse is to-many.
-/// `owner` holds the key of the first side's object, `target` the second's; the second side
-/// reads the same rows the other way round.
+/// A new file names the table after the relationship (`Entity.relationship`, declaring entity
+/// first), or after both sides (`Content.tags-Tag.contents`, in name order) when the inverse is
+/// to-many; `owner` holds the key of the first side's object, `target` the second's, and the
+/// second side reads the same rows the other way round (see ``SchemaNaming/joinTable(own:other:)``).
+/// The stored schema records, for each side, the table and its column.
 struct JoinTableAccess {
     let table: String
     /// The column holding this side's (the owner's) key, and the one holding the target's.
@@ -183,27 +191,12 @@ struct JoinTableAccess {
     /// Removes every pair of owner `?1`, when the owner is deleted.
     let deleteOwner: String
 
-    init(_ property: PropertyDescription, of entity: EntityDescription, destination: EntityDescription, model: ObjectModel) {
-        let quoted = SQLiteSchema.quoted
-        let own = SQLiteSchema.declaringEntity(of: property.index, in: entity, model: model).name + "." + property.name
-        var table = own
-        var isFirstSide = true
-        if let inverseIndex = property.relationship?.inverseIndex {
-            let other = SQLiteSchema.declaringEntity(of: inverseIndex, in: destination, model: model).name
-                + "." + destination.properties[inverseIndex].name
-            if own < other {
-                table = own + "-" + other
-            } else if other < own {
-                table = other + "-" + own
-                isFirstSide = false
-            }
-        }
-        let (ownerColumn, targetColumn) = isFirstSide ? ("owner", "target") : ("target", "owner")
-        let name = quoted(table)
+    init(table: String, ownerColumn: String, targetColumn: String, destinationTable: String, destinationFilter: String) {
+        let name = SQLiteSchema.quoted(table)
         self.table = table
         self.ownerColumn = ownerColumn
         self.targetColumn = targetColumn
-        select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(quoted(destination.rootName)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1"
+        select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(SQLiteSchema.quoted(destinationTable)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1\(destinationFilter)"
         insert = "INSERT OR IGNORE INTO \(name) (\(ownerColumn), \(targetColumn)) VALUES (?1, ?2)"
         delete = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1 AND \(targetColumn) = ?2"
         deleteOwner = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1"

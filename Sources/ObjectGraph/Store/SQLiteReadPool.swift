@@ -27,6 +27,9 @@ final class SQLiteReadPool: @unchecked Sendable {
     let log: SQLLog?
     /// How many reads may run at once.
     let maximumReaders: Int
+    /// The one connection every read uses, for a store that runs inside a migration's
+    /// transaction on the writer: only it sees the migration's changes.
+    private let pinned: SQLiteConnection?
 
     /// A pool for the file at `path`, which must exist and be in WAL mode (the writer's
     /// opening sees to both).
@@ -35,6 +38,17 @@ final class SQLiteReadPool: @unchecked Sendable {
         self.log = log
         self.maximumReaders = maximumReaders
         permits = DispatchSemaphore(value: maximumReaders)
+        pinned = nil
+    }
+
+    /// A pool whose reads all go to `connection`, inside the transaction it has open; its
+    /// user serializes them (a migration stage runs on one queue).
+    init(pinnedTo connection: SQLiteConnection) {
+        path = connection.path
+        log = nil
+        maximumReaders = 1
+        permits = DispatchSemaphore(value: 1)
+        pinned = connection
     }
 
     /// Runs `body` with a reader, inside one read transaction.
@@ -48,6 +62,7 @@ final class SQLiteReadPool: @unchecked Sendable {
     func read<Result>(
         inOneTransaction: Bool = true, _ body: (SQLiteConnection) throws(ObjectGraphError) -> Result
     ) throws(ObjectGraphError) -> Result {
+        if let pinned { return try body(pinned) }
         permits.wait()
         defer { permits.signal() }
         let connection = try borrow()

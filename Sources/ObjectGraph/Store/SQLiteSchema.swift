@@ -1,6 +1,9 @@
 /// How ``SQLiteStore`` lays a model out in tables, with every SQL statement it runs built once
 /// here, so that no statement text is assembled per row.
 ///
+/// Where things live comes from the file's ``StoredSchema``; a new file gets the layout
+/// ``StoredSchema/init(model:)`` describes:
+///
 /// - One table per entity hierarchy, named after the root entity: `pk INTEGER PRIMARY KEY`,
 ///   `entity` (the concrete entity's name), `version`, then one column per attribute and per
 ///   to-one relationship of every entity in the hierarchy (NULL in rows of entities that lack it).
@@ -15,102 +18,88 @@
 ///   notion of equal strings). A uniqueness constraint is a `UNIQUE` index; one a sub-entity
 ///   declares covers only its rows (a partial index on `entity`); `Double` and `Date` columns
 ///   enter it as an expression that makes `-0.0` equal `0.0` and a NaN collide with nothing, as
-///   Swift's `==` does.
-/// - `objectgraph-metadata` keeps the format version and the model's fingerprint;
+///   Swift's `==` does (see ``SQLiteDefinitions``).
+/// - `objectgraph-metadata` keeps the format version, the schema (see ``StoreMetadata``);
 ///   `objectgraph-keys` the next primary key of each hierarchy. Their names hold a `-`, join
 ///   tables a `.` and indexes a `(` or a `.`, which no Swift name can, so no two names meet.
+///
+/// After a migration a file's names may differ from a new file's (a renamed property whose new
+/// name was taken keeps a suffixed column); the stored schema says which.
 struct SQLiteSchema {
-    /// Bumped when the layout rules above change; a file with another format is refused.
+    /// Bumped when the layout rules above change in a way the first release could not read; a
+    /// file with another format is refused.
     static let formatVersion = "1"
-    static let metadataTable = quoted("objectgraph-metadata")
-    static let keysTable = quoted("objectgraph-keys")
+    static let metadataTableName = "objectgraph-metadata"
+    static let keysTableName = "objectgraph-keys"
+    static let metadataTable = quoted(metadataTableName)
+    static let keysTable = quoted(keysTableName)
 
+    /// Where the model's entities and properties live in the file.
+    let stored: StoredSchema
     /// Each entity's statements and column layout.
     let mappings: [EntityDescription: EntityMapping]
-    /// The statements that create an empty store for the model.
-    let creationStatements: [String]
-    /// The declared indexes (not the ones the layout makes for relationships): each one's name
-    /// and the statement that creates it, as the file should have them.
-    let declaredIndexes: [(name: String, sql: String)]
+    /// The tables and indexes of the layout.
+    let definitions: SQLiteDefinitions
+    private let entityByRowName: [String: EntityDescription]
+    private let placeByEntity: [EntityDescription: (table: String, rowName: String, tableHoldsOtherRows: Bool)]
 
+    /// The layout of a new file for `model`.
     init(model: ObjectModel) {
-        var columnsByHierarchy: [String: HierarchyColumns] = [:]
-        var creation = [
-            "CREATE TABLE \(Self.metadataTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",
-            "CREATE TABLE \(Self.keysTable) (root TEXT PRIMARY KEY NOT NULL, next INTEGER NOT NULL)",
-        ]
-        for root in model.rootEntities() {
-            let hierarchy = model.hierarchy(of: root)
-            let columns = HierarchyColumns(hierarchy: hierarchy, model: model)
-            columnsByHierarchy[root.name] = columns
-            let definitions = ["pk INTEGER PRIMARY KEY", "entity TEXT NOT NULL", "version INTEGER NOT NULL"]
-                + columns.ordered.map { "\(Self.quoted($0.name)) \($0.sqlType)" }
-            creation.append("CREATE TABLE \(Self.quoted(root.name)) (\(definitions.joined(separator: ", ")))")
-            creation.append("INSERT INTO \(Self.keysTable) (root, next) VALUES (\(Self.literal(root.name)), 1)")
-        }
+        self.init(model: model, stored: StoredSchema(model: model))
+    }
 
-        var declared: [(name: String, sql: String)] = []
-        for entity in model.entities {
-            let columns = columnsByHierarchy[entity.rootName]!
-            for index in entity.indexes where index.entityName == entity.name {
-                let name = "\(entity.name).\(index.isUnique ? "unique" : "index")(\(index.propertyNames.joined(separator: ",")))"
-                let terms = index.slots.map { Self.indexTerm(entity.properties[$0], in: entity, columns: columns, model: model, unique: index.isUnique) }
-                let scope = index.isUnique ? Self.scopeFilter(of: entity, model: model).map { " WHERE \($0)" } ?? "" : ""
-                declared.append((name, "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(Self.quoted(name)) ON \(Self.quoted(entity.rootName)) (\(terms.joined(separator: ", ")))\(scope)"))
-            }
-        }
-        creation += declared.map(\.sql)
-        declaredIndexes = declared
-
+    /// The layout `stored` describes, which must describe `model`'s entities and properties
+    /// (see ``StoredSchema/mismatch(with:)``).
+    init(model: ObjectModel, stored: StoredSchema) {
+        self.stored = stored
+        let lookup = SchemaLookup(stored)
         var mappings: [EntityDescription: EntityMapping] = [:]
-        var joinTables: Set<String> = []
-        var indexedColumns: Set<String> = []
+        var byRowName: [String: EntityDescription] = [:]
+        var places: [EntityDescription: (table: String, rowName: String, tableHoldsOtherRows: Bool)] = [:]
         for entity in model.entities {
-            let mapping = EntityMapping(entity: entity, model: model, columnsByHierarchy: columnsByHierarchy)
-            mappings[entity] = mapping
-            for storage in mapping.toMany.values {
-                switch storage {
-                case .joinTable(let join):
-                    guard joinTables.insert(join.table).inserted else { continue }
-                    creation.append("CREATE TABLE \(Self.quoted(join.table)) (owner INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (owner, target)) WITHOUT ROWID")
-                    creation.append("CREATE INDEX \(Self.quoted(join.table + ".target")) ON \(Self.quoted(join.table)) (target, owner)")
-                case .inverseForeignKey(_, let table, let column):
-                    guard indexedColumns.insert(table + "." + column).inserted else { continue }
-                    // Partial: rows without a target (often most of a bulk insert) cost nothing,
-                    // and `column = ?` still uses it.
-                    creation.append("CREATE INDEX \(Self.quoted("\(table)(\(column))")) ON \(Self.quoted(table)) (\(Self.quoted(column))) WHERE \(Self.quoted(column)) IS NOT NULL")
-                }
-            }
+            mappings[entity] = EntityMapping(entity: entity, model: model, lookup: lookup)
+            let rowName = lookup.rowName(of: entity.name)
+            byRowName[rowName] = entity
+            places[entity] = (
+                lookup.entity(named: entity.name)?.table ?? entity.rootName, rowName,
+                lookup.entity(named: entity.rootName)?.holdsOtherRows ?? false)
         }
         self.mappings = mappings
-        creationStatements = creation
+        entityByRowName = byRowName
+        placeByEntity = places
+        definitions = SQLiteDefinitions(stored)
     }
 
-    /// How an index (and a lookup meant to use it) names the column of `property`: text
-    /// compared as Swift compares strings, and in a uniqueness constraint doubles and dates as
-    /// Swift's `==` compares them (`-0.0`, stored as a blob, is `0.0`; a NaN is NULL).
-    static func indexTerm(
-        _ property: PropertyDescription, in entity: EntityDescription, columns: HierarchyColumns, model: ObjectModel, unique: Bool
-    ) -> String {
-        let column = quoted(columns.name(of: property, in: entity, model: model))
-        switch property.kind {
-        case .attribute(.string, _):
-            return SQLiteCollation.collated(column)
-        case .attribute(.double, _), .attribute(.date, _):
-            guard unique else { return column }
-            // See `SQLiteStatement.bind(_: Double, at:)` for the blobs.
-            return "(CASE WHEN typeof(\(column)) = 'blob' THEN (CASE WHEN \(column) = x'8000000000000000' THEN 0.0 END) ELSE \(column) END)"
-        default:
-            return column
-        }
+    /// The (unquoted) table of `entity`'s hierarchy, as the file names it.
+    func table(of entity: EntityDescription) -> String {
+        placeByEntity[entity]?.table ?? entity.rootName
     }
 
-    /// The condition that keeps to the rows of `entity` and its sub-entities in its hierarchy's
-    /// table; `nil` when they are all the table holds.
-    static func scopeFilter(of entity: EntityDescription, model: ObjectModel) -> String? {
-        let root = model.entity(named: entity.rootName)!
-        guard entity.selfAndSubentityNames.count < root.selfAndSubentityNames.count else { return nil }
-        return "entity IN (\(entity.selfAndSubentityNames.sorted().map(literal).joined(separator: ", ")))"
+    /// What rows of `entity` hold in their `entity` column (its name, except while a
+    /// migration renames it).
+    func rowName(of entity: EntityDescription) -> String {
+        placeByEntity[entity]?.rowName ?? entity.name
+    }
+
+    /// Whether `entity`'s table still holds rows of entities the model lacks (while a
+    /// migration runs), so that reads must name the entities they want.
+    func tableHoldsOtherRows(_ entity: EntityDescription) -> Bool {
+        placeByEntity[entity]?.tableHoldsOtherRows ?? false
+    }
+
+    /// `r.entity = …` or `r.entity IN (…)` keeping `alias`'s table to the rows of `entities`
+    /// (all of one hierarchy); `nil` when the table holds no other rows.
+    func entityFilter(_ entities: [EntityDescription], model: ObjectModel, alias: String = "r") -> String? {
+        guard let first = entities.first, let root = model.entity(named: first.rootName) else { return nil }
+        let names = Set(entities.map(\.name))
+        guard names != root.selfAndSubentityNames || tableHoldsOtherRows(first) else { return nil }
+        let rowNames = entities.map(rowName(of:)).sorted().map(Self.literal)
+        return rowNames.count == 1 ? "\(alias).entity = \(rowNames[0])" : "\(alias).entity IN (\(rowNames.joined(separator: ", ")))"
+    }
+
+    /// The entity whose rows hold `rowName` in their `entity` column.
+    func entity(rowName: String) -> EntityDescription? {
+        entityByRowName[rowName]
     }
 
     /// `name` as an SQL identifier.
@@ -134,56 +123,29 @@ struct SQLiteSchema {
     }
 }
 
-/// The columns of one hierarchy's table: one per attribute and to-one relationship, keyed by the
-/// entity that declares it, so that subentities share their ancestors' columns.
-struct HierarchyColumns {
-    struct Column {
-        let name: String
-        let sqlType: String
-    }
-
-    private(set) var ordered: [Column] = []
-    private var nameByProperty: [String: String] = [:]
-
-    init(hierarchy: [EntityDescription], model: ObjectModel) {
-        // SQLite compares column names without case; a clash gets a numeric suffix.
-        var taken: Set<String> = ["pk", "entity", "version"]
-        for entity in hierarchy {
-            for property in entity.properties where !(property.relationship?.isToMany ?? false) {
-                let key = Self.key(property, in: entity, model: model)
-                guard nameByProperty[key] == nil else { continue }
-                var name = property.name
-                var suffix = 2
-                while taken.contains(name.lowercased()) {
-                    name = "\(property.name)_\(suffix)"
-                    suffix += 1
+extension StoredSchema {
+    /// What keeps this description from describing `model` (an entity or property it lacks, or
+    /// one of another kind), or `nil` if it describes it. A store checks this before laying the
+    /// model out on a file's description.
+    func mismatch(with model: ObjectModel) -> String? {
+        let lookup = SchemaLookup(self)
+        for entity in model.entities {
+            guard let stored = lookup.entity(named: entity.name) else { return "it has no entity \(entity.name)" }
+            guard stored.superentity == entity.superentityName else { return "\(entity.name) has another superentity" }
+            for property in entity.properties {
+                guard let (_, found) = lookup.property(property.name, of: entity.name) else {
+                    return "\(entity.name) has no property \(property.name)"
                 }
-                taken.insert(name.lowercased())
-                nameByProperty[key] = name
-                ordered.append(Column(name: name, sqlType: Self.sqlType(of: property)))
+                let fits = switch property.kind {
+                case .attribute(let type, _): found.kind == .attribute && found.column != nil
+                    && SQLiteDefinitions.attributeType(of: found) == type
+                case .relationship(let relationship):
+                    found.kind == (relationship.isToMany ? .toMany : .toOne) && found.destination == relationship.destinationName
+                        && (relationship.isToMany ? lookup.toManyLayout(of: found) != nil : found.column != nil)
+                }
+                if !fits { return "\(entity.name).\(property.name) is stored as \(found.typeDescription)" }
             }
         }
-    }
-
-    /// The column of the property, which must be an attribute or a to-one relationship.
-    func name(of property: PropertyDescription, in entity: EntityDescription, model: ObjectModel) -> String {
-        nameByProperty[Self.key(property, in: entity, model: model)]!
-    }
-
-    private static func key(_ property: PropertyDescription, in entity: EntityDescription, model: ObjectModel) -> String {
-        SQLiteSchema.declaringEntity(of: property.index, in: entity, model: model).name + "." + property.name
-    }
-
-    private static func sqlType(of property: PropertyDescription) -> String {
-        switch property.kind {
-        case .relationship: "INTEGER"
-        case .attribute(let type, _):
-            switch type {
-            case .bool, .integer: "INTEGER"
-            case .double, .date: "REAL"
-            case .string: "TEXT"
-            case .data, .uuid: "BLOB"
-            }
-        }
+        return nil
     }
 }

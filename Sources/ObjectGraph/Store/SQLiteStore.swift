@@ -44,20 +44,33 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let model: ObjectModel
     let schema: SQLiteSchema
 
-    /// Opens the store at `url`, creating the file and its tables if the file is missing or empty.
+    /// Opens the store at `url`, creating the file and its tables if the file is missing or
+    /// empty, and migrating it to `model` (see ``MigrationPlan``) if an earlier model wrote it.
     ///
     /// - Throws: ``ObjectGraphError/storeUnavailable(path:message:)`` if the file cannot be opened
     ///   or created, ``ObjectGraphError/corruptStore(path:message:)`` if it is not a database or
-    ///   is damaged, ``ObjectGraphError/incompatibleStore(path:message:)`` if it was written for
-    ///   another model. In all three cases the file is left as it was.
-    init(url: URL, model: ObjectModel) throws(ObjectGraphError) {
+    ///   is damaged, ``ObjectGraphError/incompatibleStore(path:message:)`` if it is not an
+    ///   ObjectGraph store, ``ObjectGraphError/newerStore(path:fileVersion:modelVersion:)``,
+    ///   ``ObjectGraphError/migrationRefused(path:changes:)`` or
+    ///   ``ObjectGraphError/migrationStageFailed(path:stage:message:)``. In every case the file is
+    ///   left as it was.
+    init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan()) throws(ObjectGraphError) {
         path = url.path
         self.model = model
-        schema = SQLiteSchema(model: model)
         connection = try SQLiteConnection(path: path, log: sqlLog)
-        try SQLiteStoreOpening(connection: connection, schema: schema, model: model).prepareFile()
-        try SQLiteIndexes(connection: connection, schema: schema).bringInLine()
+        let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
+        schema = SQLiteSchema(model: model, stored: stored)
         readers = SQLiteReadPool(path: path, log: sqlLog)
+    }
+
+    /// A store for a migration stage: it reads and writes through `connection`, inside the
+    /// transaction the migration has open, with the file laid out as `stored` says.
+    init(migrating connection: SQLiteConnection, model: ObjectModel, stored: StoredSchema) {
+        path = connection.path
+        self.model = model
+        self.connection = connection
+        schema = SQLiteSchema(model: model, stored: stored)
+        readers = SQLiteReadPool(pinnedTo: connection)
     }
 
     deinit {
@@ -193,7 +206,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {
-        guard let entity = model.entity(named: name) else {
+        guard let entity = schema.entity(rowName: name) else {
             throw .corruptStore(path: path, message: "a row names the entity '\(name)', which is not in the model")
         }
         return entity

@@ -1,48 +1,33 @@
 /// The checks and set-up of a file when a ``SQLiteStore`` opens it.
 ///
 /// Order matters: the file is read and checked before anything can write to it, so a file that
-/// is not a database, is damaged, or belongs to another model is refused unchanged. Only an
-/// empty file gets tables, and only a checked file is switched to WAL mode.
+/// is not a database, is damaged, belongs to no ObjectGraph model, was written by a newer model
+/// or cannot be migrated is refused unchanged. Only an empty file gets tables; an existing one
+/// is brought to the model by ``StoreMigrator`` (which also keeps its indexes in line with the
+/// model's), and only a checked file is switched to WAL mode.
 struct SQLiteStoreOpening {
     let connection: SQLiteConnection
-    let schema: SQLiteSchema
     let model: ObjectModel
+    let plan: MigrationPlan
 
-    func prepareFile() throws(ObjectGraphError) {
-        // The first read of a file that is not a database fails here with SQLITE_NOTADB.
-        var tables = try tableNames()
-        var created = false
-        if tables.isEmpty {
-            try setJournalMode()
-            created = try connection.writeTransaction { () throws(ObjectGraphError) -> Bool in
-                // Another connection may have created the store since the first look.
-                guard try tableNames().isEmpty else { return false }
-                for statement in schema.creationStatements { try connection.execute(statement) }
-                let insert = try connection.prepare("INSERT INTO \(SQLiteSchema.metadataTable) (key, value) VALUES (?1, ?2)")
-                for (key, value) in [("format", SQLiteSchema.formatVersion), ("fingerprint", model.fingerprint)] {
-                    try insert.bind(key, at: 1)
-                    try insert.bind(value, at: 2)
-                    try insert.run()
-                }
-                return true
-            }
-            if !created { tables = try tableNames() }
-        }
-        if !created {
-            try checkIntegrity()
-            try checkModel(tables: tables)
-            try setJournalMode()
-        }
+    /// Prepares the file; returns its schema, which describes the model.
+    func prepareFile() throws(ObjectGraphError) -> StoredSchema {
         try connection.execute("PRAGMA synchronous = FULL")  // see SQLiteStore: every returned save must survive
         try connection.execute("PRAGMA foreign_keys = OFF")  // the contexts maintain inverses and delete rules
-    }
-
-    private func tableNames() throws(ObjectGraphError) -> Set<String> {
-        let statement = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
-        defer { statement.reset() }
-        var names: Set<String> = []
-        while try statement.step() { names.insert(statement.string(at: 0)) }
-        return names
+        let migrator = StoreMigrator(connection: connection, model: model, plan: plan)
+        if try connection.tableNames().isEmpty {
+            try setJournalMode()
+            let created = try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema? in
+                // Another connection may have created the store since the first look.
+                guard try connection.tableNames().isEmpty else { return nil }
+                return try migrator.createFile()
+            }
+            if let created { return created }
+        }
+        try checkIntegrity()
+        let schema = try migrator.bringUpToDate()
+        try setJournalMode()
+        return schema
     }
 
     /// WAL lets fetches run while another connection writes, and makes a commit one append.
@@ -71,77 +56,6 @@ struct SQLiteStoreOpening {
         }
         if !problems.isEmpty {
             throw .corruptStore(path: connection.path, message: problems.joined(separator: "; "))
-        }
-    }
-
-    private func checkModel(tables: Set<String>) throws(ObjectGraphError) {
-        let path = connection.path
-        guard tables.contains("objectgraph-metadata") else {
-            throw .incompatibleStore(path: path, message: "it is a SQLite database but not an ObjectGraph store; its tables are \(tables.sorted().joined(separator: ", "))")
-        }
-        let statement = try connection.prepare("SELECT key, value FROM \(SQLiteSchema.metadataTable)")
-        defer { statement.reset() }
-        var metadata: [String: String] = [:]
-        while try statement.step() { metadata[statement.string(at: 0)] = statement.string(at: 1) }
-        let format = metadata["format"] ?? "(none)"
-        guard format == SQLiteSchema.formatVersion else {
-            throw .incompatibleStore(path: path, message: "the file has store format \(format), this version reads format \(SQLiteSchema.formatVersion)")
-        }
-        let fingerprint = metadata["fingerprint"] ?? ""
-        guard fingerprint == model.fingerprint else {
-            throw .incompatibleStore(path: path, message: ModelDifference(stored: fingerprint, current: model.fingerprint).description)
-        }
-    }
-}
-
-/// What differs between the model a file was written for and the model opening it, read from
-/// the two ``ObjectModel/fingerprint``s (`Entity<Superentity:property: type,…;…`).
-struct ModelDifference: CustomStringConvertible {
-    let stored: String
-    let current: String
-
-    var description: String {
-        let file = Self.entities(in: stored)
-        let model = Self.entities(in: current)
-        let fileNames = file.map(\.name)
-        let modelNames = model.map(\.name)
-        var parts: [String] = []
-        let onlyInFile = fileNames.filter { !modelNames.contains($0) }
-        let onlyInModel = modelNames.filter { !fileNames.contains($0) }
-        if !onlyInFile.isEmpty { parts.append("entities only in the file: \(onlyInFile.joined(separator: ", "))") }
-        if !onlyInModel.isEmpty { parts.append("entities only in the model: \(onlyInModel.joined(separator: ", "))") }
-        for entity in model {
-            guard let old = file.first(where: { $0.name == entity.name }), old != entity else { continue }
-            if old.superentity != entity.superentity {
-                parts.append("\(entity.name) inherits from '\(old.superentity)' in the file and '\(entity.superentity)' in the model")
-            }
-            let removed = old.properties.filter { !entity.properties.contains($0) }
-            let added = entity.properties.filter { !old.properties.contains($0) }
-            if !removed.isEmpty { parts.append("\(entity.name) has only in the file: \(removed.joined(separator: ", "))") }
-            if !added.isEmpty { parts.append("\(entity.name) has only in the model: \(added.joined(separator: ", "))") }
-            if removed.isEmpty, added.isEmpty, old.superentity == entity.superentity {
-                parts.append("\(entity.name) lists its properties in another order")
-            }
-        }
-        if parts.isEmpty { parts.append("the entities are listed in another order") }
-        return parts.joined(separator: "; ")
-    }
-
-    private struct Entity: Equatable {
-        let name: String
-        let superentity: String
-        let properties: [String]
-    }
-
-    private static func entities(in fingerprint: String) -> [Entity] {
-        fingerprint.split(separator: ";", omittingEmptySubsequences: true).map { entry in
-            let name = entry.prefix { $0 != "<" }
-            let rest = entry.dropFirst(name.count + 1)
-            let superentity = rest.prefix { $0 != ":" }
-            let properties = rest.dropFirst(superentity.count + 1)
-            return Entity(
-                name: String(name), superentity: String(superentity),
-                properties: properties.split(separator: ",").map(String.init))
         }
     }
 }

@@ -1,0 +1,130 @@
+import CSQLite
+
+/// Runs ``MigrationStep``s on the writer connection, inside the transaction the migration
+/// opened: checks, then `expand`, the stage, `contract`, and the indexes last (so that a stage
+/// can remove duplicates before a uniqueness constraint is created).
+struct MigrationExecutor {
+    let connection: SQLiteConnection
+    /// Drop columns by copying the table, even where SQLite drops them in place.
+    let rebuildsTables: Bool
+
+    func run(_ step: MigrationStep, stage: () throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
+        for check in step.checks { try run(check) }
+        try dropIndexes(keeping: step.indexesToKeep)
+        for operation in step.expand { try perform(operation) }
+        try stage()
+        for operation in step.contract { try perform(operation) }
+        try alignIndexes(with: SQLiteDefinitions(step.target).indexes)
+    }
+
+    private func run(_ check: DataCheck) throws(ObjectGraphError) {
+        guard let value = try connection.text(check.sql) else { return }
+        let refusal = check.refusal
+        throw .migrationRefused(path: connection.path, changes: [RefusedChange(
+            entity: refusal.entity, property: refusal.property, stored: refusal.stored, model: refusal.model,
+            reason: refusal.reason.replacingOccurrences(of: "%@", with: value), fix: refusal.fix)])
+    }
+
+    private func perform(_ operation: MigrationOperation) throws(ObjectGraphError) {
+        switch operation {
+        case .sql(let sql):
+            try connection.execute(sql)
+        case let .dropColumns(table, columns):
+            guard !rebuildsTables else { return try rebuild(table, dropping: columns) }
+            for (index, column) in columns.enumerated() {
+                do throws(ObjectGraphError) {
+                    try connection.execute("ALTER TABLE \(SQLiteSchema.quoted(table)) DROP COLUMN \(SQLiteSchema.quoted(column))")
+                } catch {
+                    // SQLite before 3.35 has no DROP COLUMN: copy the table instead.
+                    guard case .sqlite(_, let code, _) = error, code & 0xff == SQLITE_ERROR else { throw error }
+                    return try rebuild(table, dropping: Array(columns[index...]))
+                }
+            }
+        }
+    }
+
+    /// Copies `table` without `dropped` into a new table that takes its name. Its indexes go
+    /// with the old table; ``alignIndexes(with:)`` creates them again.
+    private func rebuild(_ table: String, dropping dropped: [String]) throws(ObjectGraphError) {
+        let quoted = SQLiteSchema.quoted
+        let statement = try connection.prepare("SELECT name, type FROM pragma_table_info(?1) ORDER BY cid")
+        try statement.bind(table, at: 1)
+        var kept: [(name: String, type: String)] = []
+        let leaving = Set(dropped)
+        while try statement.step() {
+            let name = statement.string(at: 0)
+            if !leaving.contains(name) { kept.append((name, statement.string(at: 1))) }
+        }
+        statement.reset()
+        let fixed: Set<String> = ["pk", "entity", "version"]
+        let definitions = ["pk INTEGER PRIMARY KEY", "entity TEXT NOT NULL", "version INTEGER NOT NULL"]
+            + kept.filter { !fixed.contains($0.name) }.map { "\(quoted($0.name)) \($0.type)" }
+        let copy = quoted(table + "~rebuilt")
+        let columns = kept.map { quoted($0.name) }.joined(separator: ", ")
+        try connection.execute("CREATE TABLE \(copy) (\(definitions.joined(separator: ", ")))")
+        try connection.execute("INSERT INTO \(copy) (\(columns)) SELECT \(columns) FROM \(quoted(table))")
+        try connection.execute("DROP TABLE \(quoted(table))")
+        try connection.execute("ALTER TABLE \(copy) RENAME TO \(quoted(table))")
+    }
+
+    // MARK: Indexes
+
+    /// The store's own indexes in the file (declared, relationship and join-table indexes),
+    /// by name.
+    private func storeIndexes() throws(ObjectGraphError) -> [String: String] {
+        let statement = try connection.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
+        defer { statement.reset() }
+        var found: [String: String] = [:]
+        while try statement.step() {
+            let name = statement.string(at: 0)
+            guard name.hasSuffix(")") || name.hasSuffix(".target") else { continue }
+            found[name] = statement.string(at: 1)
+        }
+        return found
+    }
+
+    private func dropIndexes(keeping kept: Set<String>) throws(ObjectGraphError) {
+        for name in try storeIndexes().keys.sorted() where !kept.contains(name) {
+            try connection.execute("DROP INDEX \(SQLiteSchema.quoted(name))")
+        }
+    }
+
+    /// Creates the indexes `wanted` that the file lacks or has otherwise, and drops the
+    /// store's indexes it does not want.
+    ///
+    /// - Throws: ``ObjectGraphError/migrationRefused(path:changes:)`` naming the values when
+    ///   objects break a uniqueness constraint.
+    func alignIndexes(with wanted: [SQLiteDefinitions.Index]) throws(ObjectGraphError) {
+        let inFile = try storeIndexes()
+        let wantedNames = Set(wanted.map(\.name))
+        for name in inFile.keys.sorted() where !wantedNames.contains(name) {
+            try connection.execute("DROP INDEX \(SQLiteSchema.quoted(name))")
+        }
+        for index in wanted where inFile[index.name] != index.sql {
+            if inFile[index.name] != nil { try connection.execute("DROP INDEX \(SQLiteSchema.quoted(index.name))") }
+            do throws(ObjectGraphError) {
+                try connection.execute(index.sql)
+            } catch {
+                guard case .sqlite(_, let code, _) = error, code & 0xff == SQLITE_CONSTRAINT, let constraint = index.constraint else { throw error }
+                throw .migrationRefused(path: connection.path, changes: [try duplicates(breaking: constraint, of: index)])
+            }
+        }
+    }
+
+    /// Names the first values that two objects share against a new uniqueness constraint.
+    private func duplicates(
+        breaking constraint: (entity: String, properties: [String], terms: [String], scope: String?), of index: SQLiteDefinitions.Index
+    ) throws(ObjectGraphError) -> RefusedChange {
+        let terms = constraint.terms
+        let conditions = terms.map { "(\($0)) IS NOT NULL" } + (constraint.scope.map { [$0] } ?? [])
+        let sql = "SELECT \(terms.map { "quote(\($0))" }.joined(separator: " || ', ' || ")), group_concat(pk, ', ') FROM \(SQLiteSchema.quoted(index.table)) "
+            + "WHERE \(conditions.joined(separator: " AND ")) GROUP BY \(terms.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1"
+        let statement = try connection.prepare(sql)
+        defer { statement.reset() }
+        let example = try statement.step() ? "(\(statement.string(at: 0))) held by the objects with keys \(statement.string(at: 1))" : "equal values"
+        return RefusedChange(
+            entity: constraint.entity, property: constraint.properties.joined(separator: ", "), stored: "objects that share \(example)",
+            model: "unique", reason: "objects in the file break the uniqueness constraint the model adds",
+            fix: "make them unique in a MigrationStage to this model (stages run before constraints are created), or leave the constraint out")
+    }
+}

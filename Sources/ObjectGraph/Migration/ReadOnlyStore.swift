@@ -1,0 +1,37 @@
+/// A store that reads through another and refuses to write: the previous model's view of the
+/// file during a migration stage.
+final class ReadOnlyStore: PersistentStore {
+    let base: any PersistentStore
+
+    init(base: any PersistentStore) {
+        self.base = base
+    }
+
+    var path: String { base.path }
+
+    /// Reads in SQL as the base store does.
+    var queryEngine: (any StoreQueryEngine)? { base.queryEngine }
+
+    func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
+        throw Self.refusal
+    }
+
+    func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow] {
+        try base.rows(of: entities)
+    }
+
+    func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow? {
+        try base.row(for: id)
+    }
+
+    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
+        try base.targets(of: id, relationship: relationship)
+    }
+
+    func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
+        throw Self.refusal
+    }
+
+    private static let refusal = ObjectGraphError.invalidMigrationPlan(
+        "the previous model's objects are read-only during a migration stage; make changes through migration.new")
+}

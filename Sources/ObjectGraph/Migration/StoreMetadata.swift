@@ -1,0 +1,55 @@
+/// The rows of a file's `objectgraph-metadata` table: `format` (``SQLiteSchema/formatVersion``),
+/// `fingerprint` (``ObjectModel/fingerprint``, which the first release compares), `schema`
+/// (the ``StoredSchema`` as JSON), `model-version` (the version of the model that last brought
+/// the file up to date) and one `stage:<name>` row per migration stage run on the file.
+///
+/// Files of the first release have only `format` and `fingerprint`; it ignores the other rows,
+/// so it keeps opening a file whose model did not change.
+struct StoreMetadata: Equatable {
+    var values: [String: String]
+
+    static let stagePrefix = "stage:"
+
+    var format: String? { values["format"] }
+    var fingerprint: String? { values["fingerprint"] }
+    var schema: String? { values["schema"] }
+    var modelVersion: Int? { values["model-version"].flatMap { Int($0) } }
+    /// The stages run on the file.
+    var stages: Set<String> {
+        Set(values.keys.filter { $0.hasPrefix(Self.stagePrefix) }.map { String($0.dropFirst(Self.stagePrefix.count)) })
+    }
+
+    static func read(from connection: SQLiteConnection) throws(ObjectGraphError) -> StoreMetadata {
+        let statement = try connection.prepare("SELECT key, value FROM \(SQLiteSchema.metadataTable)")
+        defer { statement.reset() }
+        var values: [String: String] = [:]
+        while try statement.step() { values[statement.string(at: 0)] = statement.string(at: 1) }
+        return StoreMetadata(values: values)
+    }
+
+    /// The rows for a file at `schema`, written by `model`, after `stages`.
+    static func rows(schema: StoredSchema, model: ObjectModel, stages: [String] = []) -> [String: String] {
+        // The first release compares the fingerprint and lays the model out by its own rules:
+        // only a file laid out as it would be gets the model's fingerprint, so that it opens
+        // exactly the files it can read.
+        let laidOutAsNew = schema.hasSameNames(as: StoredSchema(model: model))
+        var rows = [
+            "format": SQLiteSchema.formatVersion,
+            "fingerprint": laidOutAsNew ? model.fingerprint : "(laid out by a later version; see schema)",
+            "schema": schema.encoded,
+            "model-version": String(model.version),
+        ]
+        for stage in stages { rows[stagePrefix + stage] = String(model.version) }
+        return rows
+    }
+
+    /// Inserts or replaces `rows`.
+    static func write(_ rows: [String: String], to connection: SQLiteConnection) throws(ObjectGraphError) {
+        let statement = try connection.prepare("INSERT OR REPLACE INTO \(SQLiteSchema.metadataTable) (key, value) VALUES (?1, ?2)")
+        for (key, value) in rows.sorted(by: { $0.key < $1.key }) {
+            try statement.bind(key, at: 1)
+            try statement.bind(value, at: 2)
+            try statement.run()
+        }
+    }
+}
