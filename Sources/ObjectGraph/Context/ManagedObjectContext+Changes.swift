@@ -46,7 +46,12 @@ extension ManagedObjectContext {
 
     /// Deletes `object`; the next `save()` removes it from the store. Its relationships are
     /// cleaned up on both sides now, following each relationship's ``DeleteRule``.
+    ///
+    /// Deleting an object that is already gone — deleted here and saved, deleted by a sibling's
+    /// merged save, or an insert rolled back — does nothing.
     public func delete(_ object: ManagedObject) {
+        // A second delete is a no-op, whichever context the first one went through.
+        if object.lifecycle == .invalidated, object.objectID != nil { return }
         guard object.managedObjectContext === self, let entity = object.entity else {
             deferredError = deferredError ?? .objectNotInContext(object.description)
             return

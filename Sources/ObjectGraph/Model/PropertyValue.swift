@@ -30,6 +30,44 @@ public enum PropertyValue: Hashable, Sendable {
     case unloaded
 }
 
+extension PropertyValue {
+    /// Whether two values are the same value. Doubles compare by their bits, as change tracking
+    /// needs: `-0.0` over `0.0` is a change to save (the sign is data), and the same NaN written
+    /// again is not (with `==` of `Double`, NaN is never equal to itself).
+    public static func == (lhs: PropertyValue, rhs: PropertyValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null), (.unloaded, .unloaded): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.integer(a), .integer(b)): a == b
+        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
+        case let (.string(a), .string(b)): a == b
+        case let (.date(a), .date(b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+        case let (.data(a), .data(b)): a == b
+        case let (.uuid(a), .uuid(b)): a == b
+        case let (.object(a), .object(b)): a == b
+        case let (.objects(a), .objects(b)): a == b
+        default: false
+        }
+    }
+
+    /// Hashes the same bits that ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .integer(let value): hasher.combine(2); hasher.combine(value)
+        case .double(let value): hasher.combine(3); hasher.combine(value.bitPattern)
+        case .string(let value): hasher.combine(4); hasher.combine(value)
+        case .date(let value): hasher.combine(5); hasher.combine(value.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let value): hasher.combine(6); hasher.combine(value)
+        case .uuid(let value): hasher.combine(7); hasher.combine(value)
+        case .object(let value): hasher.combine(8); hasher.combine(value)
+        case .objects(let value): hasher.combine(9); hasher.combine(value)
+        case .unloaded: hasher.combine(10)
+        }
+    }
+}
+
 /// The attribute types the object graph stores, and how each maps to a ``PropertyValue``.
 public enum AttributeType: String, Sendable, CaseIterable {
     case bool, integer, double, string, date, data, uuid
