@@ -45,6 +45,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case sqlite(path: String, code: Int32, message: String)
     /// Another connection holds the database locked for longer than the busy timeout.
     case storeBusy(path: String)
+    /// The system's SQLite library is older than the store needs.
+    case unsupportedSQLiteVersion(path: String, found: String, needed: String)
 
     /// A sentence saying what went wrong and, where there is one, how to fix it.
     public var description: String {
@@ -90,6 +92,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "SQLite error \(code) on \(path): \(message)"
         case .storeBusy(let path):
             "The store at \(path) is locked by another connection; try again later."
+        case let .unsupportedSQLiteVersion(path, found, needed):
+            "The store at \(path) cannot be opened: the system's SQLite library is version \(found), and ObjectGraph needs \(needed) or later; nothing was changed. Install a newer libsqlite3."
         }
     }
 }

@@ -41,6 +41,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         path = url.path
         self.model = model
         schema = SQLiteSchema(model: model)
+        try SQLiteStoreOpening.checkBeforeOpening(path: path)
         connection = try SQLiteConnection(path: path)
         try SQLiteStoreOpening(connection: connection, schema: schema, model: model).prepareFile()
     }
