@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import ObjectGraph
 import Testing
 
@@ -40,8 +41,15 @@ struct ConcurrencyContextQueueTests {
         let background = container.newBackgroundContext()
         view.performAndWait {
             background.performAndWait {
-                let seenElsewhere = DispatchQueue.global().sync { view.isOnQueue || background.isOnQueue }
-                #expect(!seenElsewhere)
+                let seenElsewhere = Atomic<Bool>(true)
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    seenElsewhere.store(view.isOnQueue || background.isOnQueue, ordering: .relaxed)
+                    done.signal()
+                }.start()
+                done.wait()
+                let seen = seenElsewhere.load(ordering: .relaxed)
+                #expect(!seen)
             }
         }
         #expect(!view.isOnQueue && !background.isOnQueue)
@@ -108,5 +116,18 @@ struct ConcurrencyContextQueueTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { try Self.misuse("object(with:)") }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("importer") && message.contains("object(with:)"), "\(message)")
+    }
+
+    @Test("the check is on in debug builds, and a switch decides for contexts made later")
+    func switchable() throws {
+        #expect(ManagedObjectContext.checksQueueConfinement)
+        ManagedObjectContext.checksQueueConfinement = false
+        defer { ManagedObjectContext.checksQueueConfinement = true }
+        let container = try CorrectnessModel.container(.inMemory)
+        let background = container.newBackgroundContext()
+        ManagedObjectContext.checksQueueConfinement = true
+        // Made while the switch was off: used off its queue (here, from one thread only, so
+        // safely), it does not stop.
+        #expect(try background.fetch(FetchRequest<Entry>()).isEmpty)
     }
 }

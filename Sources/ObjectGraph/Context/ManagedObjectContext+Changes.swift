@@ -5,6 +5,7 @@ extension ManagedObjectContext {
     /// Inserting an object of a class outside the model, or one that belongs to another
     /// context, leaves it out; the next `save()` throws an error that names it.
     public func insert(_ object: ManagedObject) {
+        checkQueue("insert(_:) of \(type(of: object))")
         if object.managedObjectContext === self, object.lifecycle != .unmanaged { return }
         guard object.lifecycle == .unmanaged, object.managedObjectContext == nil else {
             deferredError = deferredError ?? .objectNotInContext(object.description)
@@ -50,6 +51,7 @@ extension ManagedObjectContext {
     /// Deleting an object that is already gone — deleted here and saved, deleted by a sibling's
     /// merged save, or an insert rolled back — does nothing.
     public func delete(_ object: ManagedObject) {
+        checkQueue("delete(_:) of \(object)")
         // A second delete is a no-op, whichever context the first one went through.
         if object.lifecycle == .invalidated, object.objectID != nil { return }
         guard object.managedObjectContext === self, let entity = object.entity else {
@@ -92,6 +94,7 @@ extension ManagedObjectContext {
     /// Records a new value for one slot of `object`, keeping the change sets and the pending
     /// notification in step. Setting a slot back to its saved value undoes the change.
     func recordChange(of object: ManagedObject, slot: Int, to value: PropertyValue) {
+        checkQueue("setting \(Self.propertyName(of: object, slot: slot))")
         guard object.lifecycle == .inserted || object.lifecycle == .persisted else { return }
         guard object.slots[slot] != value else { return }
         // Previous values serve only observers of the next notification; with none, a bulk of
@@ -135,12 +138,14 @@ extension ManagedObjectContext {
 
     /// The objects a relationship slot holds; IDs the store no longer has are skipped.
     func targets(of object: ManagedObject, slot: Int) -> [ManagedObject] {
-        targetIDs(of: object, slot: slot).compactMap { self.object(with: $0) }.filter { !$0.isDeleted }
+        checkQueue("reading \(Self.propertyName(of: object, slot: slot))")
+        return targetIDs(of: object, slot: slot).compactMap { self.object(with: $0) }.filter { !$0.isDeleted }
     }
 
     /// Replaces what a relationship slot holds, and updates the inverse on every object that
     /// gained or lost `object`.
     func setTargets(_ newTargets: [ManagedObject], of object: ManagedObject, slot: Int) {
+        checkQueue("setting \(Self.propertyName(of: object, slot: slot))")
         guard let entity = object.entity, let relationship = entity.properties[slot].relationship else { return }
         var accepted: [ManagedObject] = []
         for target in newTargets {
@@ -188,5 +193,11 @@ extension ManagedObjectContext {
         var ids = Set(targetIDs(of: owner, slot: slot))
         guard ids.remove(id) != nil else { return }
         writeTargetIDs(ids, of: owner, slot: slot, isToMany: relationship.isToMany)
+    }
+
+    /// `Entity.property` for the slot of `object`, for messages.
+    static func propertyName(of object: ManagedObject, slot: Int) -> String {
+        guard let entity = object.entity, entity.properties.indices.contains(slot) else { return "\(type(of: object)) slot \(slot)" }
+        return "\(entity.name).\(entity.properties[slot].name)"
     }
 }

@@ -13,6 +13,7 @@ extension ManagedObjectContext {
     ///   ``ObjectGraphError/predicateFailed(entity:message:)`` if the predicate throws, or a
     ///   store error.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        checkQueue("fetch(_:) of \(T.self)")
         let entity = try model.requireEntity(for: T.self)
         var matches = try fetchCandidates(request)
         if request.predicate != nil {
@@ -33,6 +34,7 @@ extension ManagedObjectContext {
 
     /// How many objects match `request` (ignoring its limit and offset).
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        checkQueue("count(for:) of \(T.self)")
         var unwindowed = request
         unwindowed.fetchLimit = nil
         unwindowed.fetchOffset = 0

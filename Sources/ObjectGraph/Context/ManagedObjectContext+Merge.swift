@@ -1,8 +1,10 @@
 extension ManagedObjectContext {
     func scheduleMerge(_ save: DidSave) {
         queue.async { [self] in
-            guard automaticallyMergesChangesFromSiblings else { return }
-            mergeChanges(from: save)
+            QueueFrames.run(holding: self) {
+                guard automaticallyMergesChangesFromSiblings else { return }
+                mergeChanges(from: save)
+            }
         }
     }
 
@@ -17,6 +19,7 @@ extension ManagedObjectContext {
     /// Contexts of one container call this automatically; call it yourself when
     /// ``automaticallyMergesChangesFromSiblings`` is off.
     public func mergeChanges(from save: DidSave) {
+        checkQueue("mergeChanges(from:)")
         processPendingChanges()
         var merged = PendingChanges(batch: nil)
         var broughtIn: [ManagedObject] = []  // keeps new objects alive until observers have seen them

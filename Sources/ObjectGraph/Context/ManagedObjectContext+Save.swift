@@ -7,6 +7,7 @@ extension ManagedObjectContext {
     /// ``ObjectGraphError/mergeConflict(_:)`` and nothing is written. An error from an earlier
     /// call that could not throw (an insert of a class outside the model, say) is thrown here.
     public func save() throws {
+        checkQueue("save()")
         if let error = deferredError {
             deferredError = nil
             throw error
@@ -90,6 +91,7 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, updated and deleted
     /// objects get their saved values back.
     public func rollback() {
+        checkQueue("rollback()")
         processPendingChanges()
         deferredError = nil
         for object in insertedSet.values {
@@ -118,6 +120,7 @@ extension ManagedObjectContext {
     /// the reloaded values; without, they are discarded. An object the store no longer has is
     /// reported as deleted.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue("refresh(_:mergeChanges:)")
         guard object.managedObjectContext === self, object.lifecycle == .persisted || object.lifecycle == .deleted,
               let id = object.objectID else { return }
         let row: StoredRow?

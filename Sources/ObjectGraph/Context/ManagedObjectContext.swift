@@ -28,7 +28,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The serial queue the context is confined to.
     public let queue: DispatchQueue
     let coordinator: StoreCoordinator
-    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Whether entry points check the queue (see ``checksQueueConfinement``), fixed at creation.
+    let checksQueue = ManagedObjectContext.checksQueueConfinement
 
     /// How `save()` resolves a conflict with a change saved elsewhere. ``MergePolicy/error`` by
     /// default.
@@ -90,30 +92,44 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     // MARK: Queue
 
-    /// Whether the caller is running on this context's queue.
-    public var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+    /// Whether the caller is running on this context's queue: inside one of its `perform` or
+    /// `performAndWait` blocks (however deeply nested in other contexts' blocks), or in a block
+    /// submitted to ``queue`` directly.
+    public var isOnQueue: Bool {
+        QueueFrames.holds(self) || DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
 
     /// Runs `block` on the context's queue and returns at once; pending changes are processed
     /// when it ends.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            block()
-            processPendingChanges()
+            QueueFrames.run(holding: self) {
+                block()
+                processPendingChanges()
+            }
         }
     }
 
-    /// Runs `block` on the context's queue and waits for it (inline if already on the queue);
-    /// pending changes are processed when it ends.
+    /// Runs `block` on the context's queue and waits for it; pending changes are processed
+    /// when it ends.
+    ///
+    /// Already on the queue — including inside another context's `performAndWait` that was
+    /// itself called from this context's block (view → background → view, as Core Data code
+    /// nests them) — the block runs inline.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue {
-            let result = try block()
-            processPendingChanges()
-            return result
+            return try QueueFrames.run(holding: self) {
+                let result = try block()
+                processPendingChanges()
+                return result
+            }
         }
         return try queue.sync {
-            let result = try block()
-            processPendingChanges()
-            return result
+            try QueueFrames.run(holding: self) {
+                let result = try block()
+                processPendingChanges()
+                return result
+            }
         }
     }
 
@@ -203,11 +219,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The object with `id`: the registered one, or one read from the store; `nil` if the store
     /// has none.
     public func object(with id: ObjectID) -> ManagedObject? {
-        try? existingObject(with: id)
+        checkQueue("object(with:)")
+        return try? existingObject(with: id)
     }
 
     /// The object with `id`, or an error if the store has none.
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        checkQueue("existingObject(with:)")
         if let object = registered(id) { return object }
         guard let row = try coordinator.store.row(for: id) else { throw ObjectGraphError.objectNotFound(id) }
         return materialize(row)
@@ -220,6 +238,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every object: the context starts empty. Unsaved changes are lost.
     public func reset() {
+        checkQueue("reset()")
         for object in registry.values.compactMap(\.object) + insertedSet.values {
             object.lifecycle = .invalidated
             object.managedObjectContext = nil
@@ -246,8 +265,10 @@ extension ManagedObjectContext {
         // Handed over, not shared: `body` is made here and only ever run on the queue, once.
         nonisolated(unsafe) let work = body
         queue.async { [self] in
-            work()
-            processPendingChanges()
+            QueueFrames.run(holding: self) {
+                work()
+                processPendingChanges()
+            }
         }
     }
 }
