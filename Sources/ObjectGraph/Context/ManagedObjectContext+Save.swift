@@ -30,9 +30,14 @@ extension ManagedObjectContext {
             for slot in object.changedSlots { changed[slot] = object.slots[slot] }
             changes.updated.append(RowUpdate(id: object.objectID!, baseVersion: object.version, changes: changed, committed: object.committedSlots))
         }
-        changes.deleted = deletedSet.values.compactMap(\.objectID)
+        changes.deleted.reserveCapacity(deletedSet.count)
+        for object in deletedSet.values {
+            guard let id = object.objectID else { continue }
+            changes.deleted.append(id)
+            changes.deletedBases[id] = RowDelete(id: id, baseVersion: object.version, committed: object.committedSlots)
+        }
 
-        let result = try coordinator.store.save(changes, policy: mergePolicy)
+        let (result, sequence) = try coordinator.save(changes, policy: mergePolicy)
 
         // What siblings merge: the inserted rows as written, then the updated ones.
         var rows = changes.inserted
@@ -43,37 +48,65 @@ extension ManagedObjectContext {
             object.version = 1
             object.committedSlots = object.slots
         }
+        if !result.refreshed.isEmpty {
+            // A link to an object deleted elsewhere was dropped: siblings get the row as stored.
+            for index in rows.indices {
+                guard let refreshed = result.refreshed[rows[index].id], let object = insertedSet[rows[index].id] else { continue }
+                takeRefreshed(refreshed, into: object)
+                rows[index] = StoredRow(id: refreshed.id, version: refreshed.version, slots: object.slots)
+            }
+        }
         for object in updatedSet.values {
             let id = object.objectID!
             changedKeys[id] = Set(object.changedSlots.map { id.entity.properties[$0].name })
-            if let refreshed = result.refreshed[id] {
-                for slot in refreshed.slots.indices where refreshed.slots[slot] != object.slots[slot] {
-                    pending.noteOldValue(of: object, slot: slot)
-                    object.slots[slot] = refreshed.slots[slot]
-                    pending.noteUpdate(object, key: id.entity.properties[slot].name)
-                }
-            }
             object.version = result.versions[id] ?? object.version + 1
+            if let refreshed = result.refreshed[id] { takeRefreshed(refreshed, into: object) }
             object.committedSlots = object.slots
             object.changedSlots = []
             rows.append(StoredRow(id: id, version: object.version, slots: object.slots))
         }
+        let deletedIDs = Set(changes.deleted)
         for object in deletedSet.values {
             if let id = object.objectID { registry[id] = nil }
             object.lifecycle = .invalidated
             object.managedObjectContext = nil
         }
+        // Rows the store changed so that nothing points at a deleted row: this context takes
+        // them in as a merge would, and siblings get them as updates.
+        var updatedIDs = Set(updatedSet.values.compactMap(\.objectID))
+        for (id, detached) in result.detached {
+            rows.append(detached.row)
+            changedKeys[id] = detached.keys
+            updatedIDs.insert(id)
+            if let object = registered(id) {
+                apply(detached.row, changedKeys: detached.keys, to: object, gone: deletedIDs, into: &pending)
+            }
+        }
         let save = DidSave(
             insertedIDs: insertedIDs,
-            updatedIDs: Set(updatedSet.values.compactMap(\.objectID)),
-            deletedIDs: Set(changes.deleted),
-            changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self))
+            updatedIDs: updatedIDs,
+            deletedIDs: deletedIDs,
+            changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self), sequence: sequence)
         registerSavedInserts()
         updatedSet = [:]
         deletedSet = [:]
         processPendingChanges()
+        noteOwnSave(sequence, deletedIDs: deletedIDs)
         postDidSave(save)
         coordinator.broadcast(save)
+    }
+
+    /// Takes the values the store holds for a saved object (they differ from what this context
+    /// wrote: merged with a sibling's change, or a link to a deleted object dropped).
+    private func takeRefreshed(_ refreshed: StoredRow, into object: ManagedObject) {
+        guard let id = object.objectID else { return }
+        for slot in refreshed.slots.indices where refreshed.slots[slot] != object.slots[slot] {
+            if case .unloaded = refreshed.slots[slot] { continue }
+            pending.noteOldValue(of: object, slot: slot)
+            object.slots[slot] = refreshed.slots[slot]
+            pending.noteUpdate(object, key: id.entity.properties[slot].name)
+        }
+        object.version = refreshed.version
     }
 
     /// Moves the saved inserts from the strongly held inserted set to the weak registry. One

@@ -56,6 +56,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// position in the model's entities).
     @exclusivity(unchecked) var reservedKeys: [Range<Int64>] = []
     private var isProcessingPendingChanges = false
+    /// How many objects merges have materialised for observers (the context did not hold them).
+    var objectsBroughtIn = 0
+    /// Every save numbered up to this one has been merged here, or was this context's own.
+    var mergedSequence: UInt64 = 0
+    /// Saves of siblings that arrived before an earlier one (see ``StoreCoordinator/save``).
+    var waitingSaves: [UInt64: DidSave] = [:]
+    /// This context's own saves numbered after ``mergedSequence``.
+    var ownSequences: Set<UInt64> = []
+    /// Objects this context deleted in saves numbered after ``mergedSequence``: an earlier
+    /// sibling save still to merge must not bring them back.
+    var ownDeletes: [ObjectID: UInt64] = [:]
+    var isMergingInOrder = false
 
     private let objectsDidChangeSubject = PassthroughSubject<ObjectsDidChange, Never>()
     private let didSaveSubject = PassthroughSubject<DidSave, Never>()
@@ -65,27 +77,62 @@ public final class ManagedObjectContext: @unchecked Sendable {
         self.queue = queue
         self.coordinator = coordinator
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-        coordinator.register(self)
+        mergedSequence = coordinator.register(self)
     }
 
     /// The model of the store.
     public var model: ObjectModel { coordinator.model }
 
     /// Posts what changed, on this context's queue, whenever pending changes are processed.
+    ///
+    /// A subscriber here may look at any object, so while one is subscribed, merges bring in
+    /// every object a sibling saved (live results declare what they need instead).
     public var objectsDidChange: AnyPublisher<ObjectsDidChange, Never> {
         objectsDidChangeSubject
             .handleEvents(
-                receiveSubscription: { [weak self] _ in self?.objectsDidChangeObservers.add(1, ordering: .relaxed) },
-                receiveCancel: { [weak self] in self?.objectsDidChangeObservers.subtract(1, ordering: .relaxed) })
+                receiveSubscription: { [weak self] _ in
+                    self?.objectsDidChangeObservers.add(1, ordering: .relaxed)
+                    self?.observersOfEverything.add(1, ordering: .relaxed)
+                },
+                receiveCancel: { [weak self] in
+                    self?.objectsDidChangeObservers.subtract(1, ordering: .relaxed)
+                    self?.observersOfEverything.subtract(1, ordering: .relaxed)
+                })
             .eraseToAnyPublisher()
     }
 
-    /// How many subscribers ``objectsDidChange`` has (subscriptions minus cancellations), from
-    /// any thread: a merge brings in objects the context does not hold only for them.
+    /// Follows ``objectsDidChange`` for an observer that only needs objects of `entityNames`
+    /// (a fetched-results controller: its entities and those on its refreshing key paths), so
+    /// that merges bring in objects of those entities only.
+    func observeChanges(of entityNames: Set<String>, _ receive: @escaping (ObjectsDidChange) -> Void) -> AnyCancellable {
+        objectsDidChangeObservers.add(1, ordering: .relaxed)
+        mergeInterests.add(entityNames)
+        let subscription = objectsDidChangeSubject.sink(receiveValue: receive)
+        return AnyCancellable { [weak self] in
+            subscription.cancel()
+            guard let self else { return }
+            objectsDidChangeObservers.subtract(1, ordering: .relaxed)
+            mergeInterests.remove(entityNames)
+        }
+    }
+
+    /// How many observers ``objectsDidChange`` has (subscriptions minus cancellations), from
+    /// any thread: without any, no notification is built.
     private let objectsDidChangeObservers = Atomic<Int>(0)
+    /// How many of them may look at any object (subscribers of ``objectsDidChange``).
+    private let observersOfEverything = Atomic<Int>(0)
+    /// For the other observers, how many need objects of each entity, by name.
+    private let mergeInterests = MergeInterests()
 
     /// Whether anything may be watching ``objectsDidChange``.
     var hasObjectsDidChangeObservers: Bool { objectsDidChangeObservers.load(ordering: .relaxed) > 0 }
+
+    /// Which objects of a sibling's save a merge brings in when the context does not hold them:
+    /// `nil` for every entity, else the entities some observer needs.
+    var mergeInterest: Set<String>? {
+        if observersOfEverything.load(ordering: .relaxed) > 0 { return nil }
+        return mergeInterests.names
+    }
 
     /// Posts what each successful `save()` of this context wrote, on this context's queue.
     public var didSave: AnyPublisher<DidSave, Never> { didSaveSubject.eraseToAnyPublisher() }

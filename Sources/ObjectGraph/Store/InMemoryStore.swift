@@ -67,9 +67,25 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             row.version = current.version + 1
             writes.append((row, refresh))
         }
+        var result = StoreSaveResult()
+        var deletes: [ObjectID] = []
+        for id in changes.deleted {
+            let current = tables[id.entity.rootName]?[id.primaryKey]
+            switch resolution(of: changes.deletedBases[id], id: id, current: current, policy: policy) {
+            case .perform: deletes.append(id)
+            case .alreadyGone: break
+            case .conflict(let conflict): conflicts.append(conflict)
+            }
+        }
+        // A link to a row deleted elsewhere cannot be written: a conflict under `.error`, else dropped.
+        var gone = Set(deletes)
+        for (target, owners) in linkedTargets(of: changes).sorted(by: { $0.key < $1.key })
+        where !gone.contains(target) && tables[target.entity.rootName]?[target.primaryKey] == nil {
+            if policy == .error { conflicts += owners.map { MergeConflict(objectID: $0.owner, keys: [$0.key]) } }
+            gone.insert(target)
+        }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
 
-        var result = StoreSaveResult()
         for (row, refresh) in writes {
             tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = row
             result.versions[row.id] = row.version
@@ -80,9 +96,44 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             stored.version = 1
             tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = stored
         }
-        for id in changes.deleted {
+        for id in deletes {
             tables[id.entity.rootName]?[id.primaryKey] = nil
         }
+        if !gone.isEmpty { removeLinks(to: gone, saved: changes, into: &result) }
         return result
+    }
+
+    /// Removes every link to the rows in `gone` from every row, so that no row points at a row
+    /// that does not exist; the rows changed get a new version and are reported: as refreshed
+    /// if the save wrote them, as detached otherwise. Called with the lock held.
+    private func removeLinks(to gone: Set<ObjectID>, saved changes: StoreChanges, into result: inout StoreSaveResult) {
+        var saved: Set<ObjectID> = []
+        for row in changes.inserted { saved.insert(row.id) }
+        for update in changes.updated { saved.insert(update.id) }
+        for (root, rows) in tables {
+            for (key, var row) in rows {
+                var keys: Set<String> = []
+                for property in row.id.entity.properties where property.relationship != nil {
+                    switch row.slots[property.index] {
+                    case .object(let target) where gone.contains(target):
+                        row.slots[property.index] = .null
+                        keys.insert(property.name)
+                    case .objects(let targets) where !targets.isDisjoint(with: gone):
+                        row.slots[property.index] = .objects(targets.subtracting(gone))
+                        keys.insert(property.name)
+                    default: break
+                    }
+                }
+                guard !keys.isEmpty else { continue }
+                row.version += 1
+                tables[root]?[key] = row
+                if saved.contains(row.id) {
+                    result.versions[row.id] = row.version
+                    result.refreshed[row.id] = row
+                } else {
+                    result.detached[row.id] = DetachedRow(row: row, keys: keys)
+                }
+            }
+        }
     }
 }

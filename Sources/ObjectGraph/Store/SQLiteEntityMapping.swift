@@ -137,6 +137,9 @@ struct JoinTableAccess {
     let delete: String
     /// Removes every pair of owner `?1`, when the owner is deleted.
     let deleteOwner: String
+    /// The columns holding this side's objects and the other side's.
+    let ownerColumn: String
+    let targetColumn: String
 
     init(_ property: PropertyDescription, of entity: EntityDescription, destination: EntityDescription, model: ObjectModel) {
         let quoted = SQLiteSchema.quoted
@@ -154,6 +157,8 @@ struct JoinTableAccess {
             }
         }
         let (ownerColumn, targetColumn) = isFirstSide ? ("owner", "target") : ("target", "owner")
+        self.ownerColumn = ownerColumn
+        self.targetColumn = targetColumn
         let name = quoted(table)
         self.table = table
         select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(quoted(destination.rootName)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1"

@@ -5,9 +5,22 @@ extension SQLiteStore {
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         try withWriteTransaction { connection throws(ObjectGraphError) -> StoreSaveResult in
             var result = StoreSaveResult()
-            let refreshedIDs = try writeUpdates(changes.updated, policy: policy, into: &result, connection: connection)
+            // Deletes are checked like updates, and no row may point at a deleted one: see
+            // SQLiteStore+References.swift.
+            let deletes = try resolveDeletes(changes, policy: policy)
+            var refreshedIDs: [ObjectID]
+            do throws(ObjectGraphError) {
+                refreshedIDs = try writeUpdates(changes.updated, policy: policy, into: &result, connection: connection)
+            } catch .mergeConflict(let conflicts) {
+                throw .mergeConflict(conflicts + deletes.conflicts)
+            }
+            if !deletes.conflicts.isEmpty { throw .mergeConflict(deletes.conflicts) }
             try writeInserts(changes.inserted, connection: connection)
-            try writeDeletes(changes.deleted, connection: connection)
+            let owners = try ownersThroughKeys(of: deletes.perform)
+            let linkConflicts = try enforceReferences(
+                changes, deleted: deletes.perform, owners: owners, policy: policy, into: &result, refreshing: &refreshedIDs, connection: connection)
+            if !linkConflicts.isEmpty { throw .mergeConflict(linkConflicts) }
+            try writeDeletes(deletes.perform, connection: connection)
             // Read after every write, so that derived to-many relationships are current.
             for id in refreshedIDs {
                 let mapping = try mapping(for: id.entity)
