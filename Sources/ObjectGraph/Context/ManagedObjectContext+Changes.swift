@@ -4,6 +4,13 @@ extension ManagedObjectContext {
     ///
     /// Inserting an object of a class outside the model, or one that belongs to another
     /// context, leaves it out; the next `save()` throws an error that names it.
+    ///
+    /// When the store cannot hand out a key now (another process holds the file's write lock
+    /// past the busy timeout, the file is read-only, the container is closed), the object waits
+    /// in the context without an ID, still counted in ``insertedObjects`` and ``hasChanges``;
+    /// every `save()` tries again to insert it first, and throws the store's error while it
+    /// cannot. Nothing the user inserted is lost. Until then it behaves as an object outside any
+    /// context, and links made to it are applied once it is in.
     public func insert(_ object: ManagedObject) {
         checkQueue("insert(_:) of \(type(of: object))")
         if object.managedObjectContext === self, object.lifecycle != .unmanaged { return }
@@ -11,15 +18,25 @@ extension ManagedObjectContext {
             deferredError = deferredError ?? .objectNotInContext(object.description)
             return
         }
+        if !keylessInserts.isEmpty { keylessInserts[ObjectIdentifier(object)] = nil }
         let entity: EntityDescription
-        let key: Int64
         do {
             entity = try model.requireEntity(for: type(of: object))
-            key = try nextPrimaryKey(for: entity)
         } catch {
             deferredError = deferredError ?? error
             return
         }
+        do {
+            try insert(object, as: entity)
+        } catch {
+            keylessInserts[ObjectIdentifier(object)] = object
+        }
+    }
+
+    /// Takes a key for `object` and inserts it; throws, leaving it as it was, if the store cannot
+    /// hand out a key.
+    private func insert(_ object: ManagedObject, as entity: EntityDescription) throws(ObjectGraphError) {
+        let key = try nextPrimaryKey(for: entity)
         let layout = entity.layout
         object.cachedLayout = layout
         let pendingRelationships = layout.pendingRelationships(of: object)
@@ -149,7 +166,13 @@ extension ManagedObjectContext {
         guard let entity = object.entity, let relationship = entity.properties[slot].relationship else { return }
         var accepted: [ManagedObject] = []
         for target in newTargets {
-            if target.lifecycle == .unmanaged, target.managedObjectContext == nil { insert(target) }
+            let isWaitingForKey = !keylessInserts.isEmpty && keylessInserts[ObjectIdentifier(target)] != nil
+            if target.lifecycle == .unmanaged, target.managedObjectContext == nil, !isWaitingForKey { insert(target) }
+            if target.objectID == nil, !keylessInserts.isEmpty, keylessInserts[ObjectIdentifier(target)] != nil {
+                // Still waiting for a key: linked when it gets one.
+                keylessLinks.append(KeylessLink(owner: object, slot: slot, target: target))
+                continue
+            }
             guard target.managedObjectContext === self, target.objectID != nil else {
                 deferredError = deferredError ?? .objectNotInContext(target.description)
                 continue
@@ -200,4 +223,35 @@ extension ManagedObjectContext {
         guard let entity = object.entity, entity.properties.indices.contains(slot) else { return "\(type(of: object)) slot \(slot)" }
         return "\(entity.name).\(entity.properties[slot].name)"
     }
+
+    /// Inserts the objects that are waiting for a key (see ``insert(_:)``), then applies the
+    /// links made to them; throws the store's error, leaving the rest waiting, when it still
+    /// cannot hand out keys.
+    func insertKeylessObjects() throws {
+        guard !keylessInserts.isEmpty else { return }
+        for (identity, object) in keylessInserts.sorted(by: { $0.key < $1.key }) {
+            guard let entity = try? model.requireEntity(for: type(of: object)) else { continue }
+            try insert(object, as: entity)
+            keylessInserts[identity] = nil
+        }
+        let links = keylessLinks
+        keylessLinks = []
+        for link in links where link.owner.managedObjectContext === self && !link.owner.isDeleted {
+            guard link.target.objectID != nil else {
+                keylessLinks.append(link)
+                continue
+            }
+            var targets = targets(of: link.owner, slot: link.slot)
+            let isToMany = link.owner.entity?.properties[link.slot].relationship?.isToMany ?? false
+            if isToMany { targets.append(link.target) } else { targets = [link.target] }
+            setTargets(targets, of: link.owner, slot: link.slot)
+        }
+    }
+}
+
+/// A link to an object that is waiting for a key, applied once it has one.
+struct KeylessLink {
+    let owner: ManagedObject
+    let slot: Int
+    let target: ManagedObject
 }

@@ -12,6 +12,7 @@ extension ManagedObjectContext {
             deferredError = nil
             throw error
         }
+        try insertKeylessObjects()
         processPendingChanges()
         guard hasChanges else { return }
 
@@ -127,6 +128,8 @@ extension ManagedObjectContext {
         checkQueue("rollback()")
         processPendingChanges()
         deferredError = nil
+        keylessInserts = [:]
+        keylessLinks = []
         for object in insertedSet.values {
             if let id = object.objectID { registry[id] = nil }
             object.lifecycle = .invalidated

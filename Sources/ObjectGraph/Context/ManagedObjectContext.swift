@@ -56,6 +56,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// position in the model's entities).
     @exclusivity(unchecked) var reservedKeys: [Range<Int64>] = []
     private var isProcessingPendingChanges = false
+    /// Inserted objects the store could not give a key yet, by identity; `save()` retries.
+    var keylessInserts: [ObjectIdentifier: ManagedObject] = [:]
+    /// Links made to them, applied when they get their keys.
+    var keylessLinks: [KeylessLink] = []
     /// How many objects merges have materialised for observers (the context did not hold them).
     var objectsBroughtIn = 0
     /// Every save numbered up to this one has been merged here, or was this context's own.
@@ -190,9 +194,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: State
 
     /// Whether there are unsaved inserts, updates or deletes.
-    public var hasChanges: Bool { !insertedSet.isEmpty || !updatedSet.isEmpty || !deletedSet.isEmpty }
-    /// Objects inserted and not saved yet.
-    public var insertedObjects: Set<ManagedObject> { Set(insertedSet.values) }
+    public var hasChanges: Bool {
+        !insertedSet.isEmpty || !updatedSet.isEmpty || !deletedSet.isEmpty || !keylessInserts.isEmpty
+    }
+    /// Objects inserted and not saved yet (including any still waiting for a key from the
+    /// store, see ``insert(_:)``).
+    public var insertedObjects: Set<ManagedObject> { Set(insertedSet.values).union(keylessInserts.values) }
     /// Saved objects with unsaved changes.
     public var updatedObjects: Set<ManagedObject> { Set(updatedSet.values) }
     /// Objects deleted and not saved yet.
@@ -294,6 +301,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         insertedSet = [:]
         updatedSet = [:]
         deletedSet = [:]
+        keylessInserts = [:]
+        keylessLinks = []
         pending = nextPendingChanges()
         deferredError = nil
     }
