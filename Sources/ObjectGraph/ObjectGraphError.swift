@@ -45,6 +45,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case sqlite(path: String, code: Int32, message: String)
     /// Another connection holds the database locked for longer than the busy timeout.
     case storeBusy(path: String)
+    /// The container was closed; its contexts can no longer read or write.
+    case storeClosed(path: String)
     /// The system's SQLite library is older than the store needs.
     case unsupportedSQLiteVersion(path: String, found: String, needed: String)
 
@@ -92,6 +94,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "SQLite error \(code) on \(path): \(message)"
         case .storeBusy(let path):
             "The store at \(path) is locked by another connection; try again later."
+        case .storeClosed(let path):
+            "The store at \(path) was closed (PersistentContainer.close()); open a new container to use it again."
         case let .unsupportedSQLiteVersion(path, found, needed):
             "The store at \(path) cannot be opened: the system's SQLite library is version \(found), and ObjectGraph needs \(needed) or later; nothing was changed. Install a newer libsqlite3."
         }

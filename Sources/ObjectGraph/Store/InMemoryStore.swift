@@ -3,33 +3,51 @@ import Streams
 /// A store that keeps rows in memory, with the semantics of the SQLite store: versions,
 /// conflicts, merge policies and primary keys work the same, so tests on it hold for SQLite.
 final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // `lock` protects `tables` and `nextKeys`.
+    // `lock` protects `tables`, `nextKeys` and `isClosed`.
     private let lock = Lock()
     private var tables: [String: [Int64: StoredRow]] = [:]
     private var nextKeys: [String: Int64] = [:]
+    private var isClosed = false
+
+    func close() {
+        lock.withLock {
+            isClosed = true
+            tables = [:]
+        }
+    }
+
+    /// Throws once closed; called with the lock held.
+    private func checkOpen() throws(ObjectGraphError) {
+        if isClosed { throw .storeClosed(path: path) }
+    }
 
     let path = ":memory:"
 
     func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
-        lock.withLock {
-            let first = nextKeys[root.rootName, default: 1]
-            nextKeys[root.rootName] = first + Int64(count)
-            return first...(first + Int64(count) - 1)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        let first = nextKeys[root.rootName, default: 1]
+        nextKeys[root.rootName] = first + Int64(count)
+        return first...(first + Int64(count) - 1)
     }
 
     func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow] {
         let names = Set(entities.map(\.name))
         let roots = Set(entities.map(\.rootName))
-        return lock.withLock {
-            roots.flatMap { root in
-                (tables[root] ?? [:]).values.filter { names.contains($0.id.entity.name) }
-            }
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        return roots.flatMap { root in
+            (tables[root] ?? [:]).values.filter { names.contains($0.id.entity.name) }
         }
     }
 
     func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow? {
-        lock.withLock { tables[id.entity.rootName]?[id.primaryKey] }
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        return tables[id.entity.rootName]?[id.primaryKey]
     }
 
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
@@ -40,6 +58,7 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         lock.lock()
         defer { lock.unlock() }
+        try checkOpen()
         // First decide every update without touching the tables, so that a conflict under
         // `.error` leaves them exactly as they were; then write, in place.
         var writes: [(row: StoredRow, refresh: Bool)] = []

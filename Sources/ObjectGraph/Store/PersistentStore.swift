@@ -104,6 +104,9 @@ protocol PersistentStore: AnyObject, Sendable {
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID>
     /// Writes `changes` in one transaction, resolving conflicts by `policy`.
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult
+    /// Checkpoints and closes; every later call throws ``ObjectGraphError/storeClosed(path:)``.
+    /// Idempotent.
+    func close()
 }
 
 extension PersistentStore {

@@ -33,8 +33,20 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
     }
 
+    /// Set by ``close()``: every later call throws ``ObjectGraphError/storeClosed(path:)``.
+    private(set) var isClosed = false
+
     deinit {
+        close()
+    }
+
+    /// Folds the WAL into the database file and closes the handle, so that the file alone holds
+    /// every commit (SQLite removes the WAL when the last connection closes). Idempotent.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements = [:]  // finalizes them before the handle closes
+        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)  // best effort: readers elsewhere may hold it
         sqlite3_close_v2(handle)
     }
 
@@ -43,6 +55,7 @@ final class SQLiteConnection {
     /// The prepared statement for `sql`, prepared once and reused for the connection's life.
     func statement(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
+        if isClosed { throw .storeClosed(path: path) }
         let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
         statements[sql] = statement
         return statement
@@ -50,6 +63,7 @@ final class SQLiteConnection {
 
     /// A statement for one use (schema checks at open time), finalized when released.
     func prepare(_ sql: String, flags: UInt32 = 0) throws(ObjectGraphError) -> SQLiteStatement {
+        if isClosed { throw .storeClosed(path: path) }
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil)
         guard code == SQLITE_OK, let prepared else {
@@ -61,6 +75,7 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that return nothing (schema creation, pragmas).
     func execute(_ sql: String) throws(ObjectGraphError) {
+        if isClosed { throw .storeClosed(path: path) }
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         if code != SQLITE_OK { throw error(code: code, doing: sql) }
     }

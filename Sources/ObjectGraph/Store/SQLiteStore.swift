@@ -179,6 +179,11 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return entity
     }
 
+    /// Checkpoints and closes the connection; later calls throw ``ObjectGraphError/storeClosed(path:)``.
+    func close() {
+        lock.withLock { connection.close() }
+    }
+
     /// Runs `body` with the lock held and the connection in a write transaction.
     func withWriteTransaction<Result>(_ body: (SQLiteConnection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
         lock.lock()
