@@ -141,9 +141,17 @@ extension ManagedObjectContext {
         case .unloaded:
             guard let id = object.objectID, let entity = object.entity else { return [] }
             do {
-                let ids = try coordinator.store.targets(of: id, relationship: entity.properties[slot])
+                let stored = try coordinator.store.targets(of: id, relationship: entity.properties[slot])
+                let ids = overlayingPendingLinks(stored, owner: object, slot: slot)
                 object.slots[slot] = .objects(ids)
-                if object.committedSlots.indices.contains(slot) { object.committedSlots[slot] = .objects(ids) }
+                if object.committedSlots.indices.contains(slot) {
+                    // The other side's unsaved changes are this side's too: saved with it.
+                    object.committedSlots[slot] = .objects(stored)
+                    if ids != stored, object.lifecycle == .persisted {
+                        object.changedSlots.insert(slot)
+                        updatedSet[ObjectIdentifier(object)] = object
+                    }
+                }
                 return Array(ids)
             } catch {
                 deferredError = deferredError ?? error
@@ -198,6 +206,7 @@ extension ManagedObjectContext {
 
     private func writeTargetIDs(_ ids: Set<ObjectID>, of object: ManagedObject, slot: Int, isToMany: Bool) {
         let value: PropertyValue = isToMany ? .objects(ids) : (ids.first.map { .object($0) } ?? .null)
+        notePendingLinks(of: object, slot: slot, from: object.slots[slot], to: value)
         recordChange(of: object, slot: slot, to: value)
     }
 

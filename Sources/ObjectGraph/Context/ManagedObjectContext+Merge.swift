@@ -168,7 +168,8 @@ extension ManagedObjectContext {
             deferredError = deferredError ?? error
             return false
         }
-        let rebased = stored.union(local.subtracting(base)).subtracting(base.subtracting(local)).subtracting(gone)
+        let current = overlayingPendingLinks(stored, owner: object, slot: slot)
+        let rebased = current.union(local.subtracting(base)).subtracting(base.subtracting(local)).subtracting(gone)
         merged.noteOldValue(of: object, slot: slot)
         object.committedSlots[slot] = .objects(stored)
         object.slots[slot] = .objects(rebased)

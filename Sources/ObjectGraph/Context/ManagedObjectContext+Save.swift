@@ -91,6 +91,7 @@ extension ManagedObjectContext {
         registerSavedInserts()
         updatedSet = [:]
         deletedSet = [:]
+        pendingLinks = [:]
         processPendingChanges()
         noteOwnSave(sequence, deletedIDs: deletedIDs)
         postDidSave(save)
@@ -130,6 +131,7 @@ extension ManagedObjectContext {
         deferredError = nil
         keylessInserts = [:]
         keylessLinks = []
+        pendingLinks = [:]
         for object in insertedSet.values {
             if let id = object.objectID { registry[id] = nil }
             object.lifecycle = .invalidated

@@ -56,6 +56,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// position in the model's entities).
     @exclusivity(unchecked) var reservedKeys: [Range<Int64>] = []
     private var isProcessingPendingChanges = false
+    /// The objects whose unsaved relationship changes added or removed a link to an object, by
+    /// that object's ID (see ``overlayingPendingLinks(_:owner:slot:)``). Cleared by a save.
+    var pendingLinks: [ObjectID: [ObjectIdentifier: ManagedObject]] = [:]
     /// Inserted objects the store could not give a key yet, by identity; `save()` retries.
     var keylessInserts: [ObjectIdentifier: ManagedObject] = [:]
     /// Links made to them, applied when they get their keys.
@@ -303,6 +306,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         deletedSet = [:]
         keylessInserts = [:]
         keylessLinks = []
+        pendingLinks = [:]
         pending = nextPendingChanges()
         deferredError = nil
     }

@@ -106,6 +106,7 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
 
         for (row, refresh) in writes {
+            if let current = tables[row.id.entity.rootName]?[row.id.primaryKey] { dropMovedKeys(from: current, to: row, into: &result) }
             tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = row
             result.versions[row.id] = row.version
             if refresh { result.refreshed[row.id] = row }
@@ -120,6 +121,30 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
         if !gone.isEmpty { removeLinks(to: gone, saved: changes, into: &result) }
         return result
+    }
+
+    /// A key (a to-one with a to-many inverse) that `new` moves away from the row `current`
+    /// pointed at: that row's to-many set loses the owner here, gets a new version and is
+    /// reported, as SQLite reports it (where the set is derived from the keys). The context that
+    /// saved may have read another value, so this is not always a row it wrote. Lock held.
+    private func dropMovedKeys(from current: StoredRow, to new: StoredRow, into result: inout StoreSaveResult) {
+        for property in new.id.entity.properties {
+            guard let relationship = property.relationship, !relationship.isToMany, relationship.inverseIsToMany,
+                  let inverse = relationship.inverseIndex, let inverseName = relationship.inverseName,
+                  case .object(let former) = current.slots[property.index], current.slots[property.index] != new.slots[property.index],
+                  var formerRow = tables[former.entity.rootName]?[former.primaryKey],
+                  case .objects(let members) = formerRow.slots[inverse], members.contains(new.id) else { continue }
+            formerRow.slots[inverse] = .objects(members.subtracting([new.id]))
+            formerRow.version += 1
+            tables[former.entity.rootName]?[former.primaryKey] = formerRow
+            if result.versions[former] != nil || result.refreshed[former] != nil {
+                result.versions[former] = formerRow.version
+                result.refreshed[former] = formerRow
+            } else {
+                result.detached[former, default: DetachedRow(row: formerRow, keys: [])].keys.insert(inverseName)
+                result.detached[former]?.row = formerRow
+            }
+        }
     }
 
     /// Removes every link to the rows in `gone` from every row, so that no row points at a row

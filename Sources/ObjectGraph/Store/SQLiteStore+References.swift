@@ -32,6 +32,28 @@ extension SQLiteStore {
         return plan
     }
 
+    /// Before the updates are written: the objects that lose a member because an update moves
+    /// a key (a to-one with a to-many inverse) away from them although the saving context read
+    /// another value — the store's value was saved elsewhere meanwhile. Their to-many
+    /// relationship changes without their row changing; the caller reports them.
+    func formerTargetsOfMovedKeys(_ updates: [RowUpdate]) throws(ObjectGraphError) -> [ObjectID: Set<String>] {
+        var owners: [ObjectID: Set<String>] = [:]
+        for update in updates {
+            let moved = update.changes.keys.filter { slot in
+                guard let relationship = update.id.entity.properties[slot].relationship else { return false }
+                return !relationship.isToMany && relationship.inverseIsToMany && relationship.inverseName != nil
+            }
+            guard !moved.isEmpty, let current = try storedRow(for: update.id, mapping: mapping(for: update.id.entity)) else { continue }
+            for slot in moved {
+                guard case .object(let former) = current.slots[slot], current.slots[slot] != update.committed[slot],
+                      current.slots[slot] != update.changes[slot],
+                      let inverse = update.id.entity.properties[slot].relationship?.inverseName else { continue }
+                owners[former, default: []].insert(inverse)
+            }
+        }
+        return owners
+    }
+
     /// Before the rows go: the objects whose to-many relationship holds a deleted object through
     /// that object's own key (a to-one with a to-many inverse), with the inverse's name. Nothing
     /// in their rows changes, but their relationship does.

@@ -8,6 +8,7 @@ extension SQLiteStore {
             // Deletes are checked like updates, and no row may point at a deleted one: see
             // SQLiteStore+References.swift.
             let deletes = try resolveDeletes(changes, policy: policy)
+            var owners = try formerTargetsOfMovedKeys(changes.updated)
             var refreshedIDs: [ObjectID]
             do throws(ObjectGraphError) {
                 refreshedIDs = try writeUpdates(changes.updated, policy: policy, into: &result, connection: connection)
@@ -16,7 +17,7 @@ extension SQLiteStore {
             }
             if !deletes.conflicts.isEmpty { throw .mergeConflict(deletes.conflicts) }
             try writeInserts(changes.inserted, connection: connection)
-            let owners = try ownersThroughKeys(of: deletes.perform)
+            owners.merge(try ownersThroughKeys(of: deletes.perform)) { $0.union($1) }
             let linkConflicts = try enforceReferences(
                 changes, deleted: deletes.perform, owners: owners, policy: policy, into: &result, refreshing: &refreshedIDs, connection: connection)
             if !linkConflicts.isEmpty { throw .mergeConflict(linkConflicts) }
