@@ -120,7 +120,11 @@ extension ManagedObjectContext {
         object.slots[slot] = value
         guard object.objectID != nil else { return }
         if object.lifecycle == .persisted {
-            if object.committedSlots[slot] == value {
+            // The value that undoes the change: the saved one, or the store's newer one when a
+            // merge kept the saved one as the base of a conflict check.
+            let saved = behindStore.isEmpty ? object.committedSlots[slot]
+                : behindStore[ObjectIdentifier(object)]?.newest[slot] ?? object.committedSlots[slot]
+            if saved == value {
                 object.changedSlots.remove(slot)
             } else {
                 object.changedSlots.insert(slot)
@@ -142,17 +146,7 @@ extension ManagedObjectContext {
             guard let id = object.objectID, let entity = object.entity else { return [] }
             do {
                 let stored = try coordinator.store.targets(of: id, relationship: entity.properties[slot])
-                let ids = overlayingPendingLinks(stored, owner: object, slot: slot)
-                object.slots[slot] = .objects(ids)
-                if object.committedSlots.indices.contains(slot) {
-                    // The other side's unsaved changes are this side's too: saved with it.
-                    object.committedSlots[slot] = .objects(stored)
-                    if ids != stored, object.lifecycle == .persisted {
-                        object.changedSlots.insert(slot)
-                        updatedSet[ObjectIdentifier(object)] = object
-                    }
-                }
-                return Array(ids)
+                return Array(takeStoredTargets(stored, of: object, slot: slot))
             } catch {
                 deferredError = deferredError ?? error
                 return []

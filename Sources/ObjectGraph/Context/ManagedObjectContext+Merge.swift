@@ -138,6 +138,7 @@ extension ManagedObjectContext {
             if object.changedSlots.contains(slot) {
                 // Kept; the version stays behind so that the next save finds the conflict.
                 overlapsLocalChange = true
+                behindStore[ObjectIdentifier(object), default: BehindStore(object: object)].newest[slot] = incoming
                 continue
             }
             merged.noteOldValue(of: object, slot: slot)
@@ -147,7 +148,12 @@ extension ManagedObjectContext {
         }
         // A local change of the same property, or a local delete, keeps the version behind, so
         // that the next save finds the conflict (a delete racing a new link to the object).
-        if !overlapsLocalChange, object.lifecycle != .deleted { object.version = row.version }
+        if !overlapsLocalChange, object.lifecycle != .deleted {
+            object.version = row.version
+        } else {
+            // Its saved values are behind the store's now: a rollback must read them again.
+            if behindStore[ObjectIdentifier(object)] == nil { behindStore[ObjectIdentifier(object)] = BehindStore(object: object) }
+        }
         if !keys.isEmpty {
             merged.updated[ObjectIdentifier(object)] = object
             merged.changedKeys[object.objectID!, default: []].formUnion(keys)

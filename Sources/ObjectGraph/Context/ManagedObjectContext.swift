@@ -59,6 +59,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The objects whose unsaved relationship changes added or removed a link to an object, by
     /// that object's ID (see ``overlayingPendingLinks(_:owner:slot:)``). Cleared by a save.
     var pendingLinks: [ObjectID: [ObjectIdentifier: ManagedObject]] = [:]
+    /// Objects whose saved values a merge left behind the store's (a local change of the same
+    /// property, or a local delete, keeps them as the base of the conflict check), with the
+    /// store's newer values of those properties: setting one of those is what undoes a local
+    /// change, and a rollback reads the object again.
+    var behindStore: [ObjectIdentifier: BehindStore] = [:]
     /// Inserted objects the store could not give a key yet, by identity; `save()` retries.
     var keylessInserts: [ObjectIdentifier: ManagedObject] = [:]
     /// Links made to them, applied when they get their keys.
@@ -270,6 +275,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.version = row.version
         object.lifecycle = .persisted
         register(object)
+        takeStoredTargetsOfNewObject(object)
         return object
     }
 
@@ -307,6 +313,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         keylessInserts = [:]
         keylessLinks = []
         pendingLinks = [:]
+        behindStore = [:]
         pending = nextPendingChanges()
         deferredError = nil
     }
@@ -331,4 +338,11 @@ extension ManagedObjectContext {
             }
         }
     }
+}
+
+/// An object whose saved values are older than the store's, and the store's values of the
+/// properties concerned (see ``ManagedObjectContext/behindStore``).
+struct BehindStore {
+    let object: ManagedObject
+    var newest: [Int: PropertyValue] = [:]
 }

@@ -105,12 +105,15 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
 
+        var replaced: [(before: StoredRow, after: StoredRow)] = []
         for (row, refresh) in writes {
-            if let current = tables[row.id.entity.rootName]?[row.id.primaryKey] { dropMovedKeys(from: current, to: row, into: &result) }
+            if let current = tables[row.id.entity.rootName]?[row.id.primaryKey] { replaced.append((current, row)) }
             tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = row
             result.versions[row.id] = row.version
             if refresh { result.refreshed[row.id] = row }
         }
+        // Once every row is written, so that a later write cannot undo the change.
+        for (before, after) in replaced { dropMovedKeys(from: before, to: after, into: &result) }
         for row in changes.inserted {
             var stored = row
             stored.version = 1
