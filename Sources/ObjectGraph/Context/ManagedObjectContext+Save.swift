@@ -156,27 +156,8 @@ extension ManagedObjectContext {
         // are read again, so that a rolled-back object shows what the store holds.
         let behind = behindStore
         behindStore = [:]
-        for object in behind.values.map(\.object) where object.lifecycle == .persisted {
-            guard let id = object.objectID else { continue }
-            let row: StoredRow?
-            do { row = try coordinator.store.row(for: id) } catch {
-                deferredError = deferredError ?? error
-                continue
-            }
-            guard let row else {
-                invalidate(object)
-                continue
-            }
-            for slot in row.slots.indices {
-                let value: PropertyValue = if case .objects = row.slots[slot] { .unloaded } else { row.slots[slot] }
-                guard value != object.slots[slot] else { continue }
-                pending.noteOldValue(of: object, slot: slot)
-                object.slots[slot] = value
-                pending.changedKeys[id, default: []].insert(id.entity.properties[slot].name)
-            }
-            object.committedSlots = object.slots
-            object.version = row.version
-            pending.refreshed[ObjectIdentifier(object)] = object
+        for entry in behind.values where entry.object.lifecycle == .persisted {
+            refresh(entry.object, mergeChanges: false)
         }
         processPendingChanges()
     }
