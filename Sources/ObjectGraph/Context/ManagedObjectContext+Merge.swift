@@ -18,6 +18,11 @@ extension ManagedObjectContext {
     /// Notes this context's own save numbered `sequence`, which deleted `deletedIDs`.
     func noteOwnSave(_ sequence: UInt64, deletedIDs: Set<ObjectID>) {
         guard sequence > mergedSequence else { return }
+        if sequence == mergedSequence + 1, waitingSaves.isEmpty, ownSequences.isEmpty {
+            // Every earlier save is merged: nothing older can bring a deleted object back.
+            mergedSequence = sequence
+            return
+        }
         ownSequences.insert(sequence)
         for id in deletedIDs { ownDeletes[id] = sequence }
         mergeWaitingSaves()

@@ -58,28 +58,28 @@ public final class ManagedObjectContext: @unchecked Sendable {
     private var isProcessingPendingChanges = false
     /// The objects whose unsaved relationship changes added or removed a link to an object, by
     /// that object's ID (see ``overlayingPendingLinks(_:owner:slot:)``). Cleared by a save.
-    var pendingLinks: [ObjectID: [ObjectIdentifier: ManagedObject]] = [:]
+    @exclusivity(unchecked) var pendingLinks: [ObjectID: [ObjectIdentifier: ManagedObject]] = [:]
     /// Objects whose saved values a merge left behind the store's (a local change of the same
     /// property, or a local delete, keeps them as the base of the conflict check), with the
     /// store's newer values of those properties: setting one of those is what undoes a local
     /// change, and a rollback reads the object again.
-    var behindStore: [ObjectIdentifier: BehindStore] = [:]
+    @exclusivity(unchecked) var behindStore: [ObjectIdentifier: BehindStore] = [:]
     /// Inserted objects the store could not give a key yet, by identity; `save()` retries.
-    var keylessInserts: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var keylessInserts: [ObjectIdentifier: ManagedObject] = [:]
     /// Links made to them, applied when they get their keys.
-    var keylessLinks: [KeylessLink] = []
+    @exclusivity(unchecked) var keylessLinks: [KeylessLink] = []
     /// How many objects merges have materialised for observers (the context did not hold them).
-    var objectsBroughtIn = 0
+    @exclusivity(unchecked) var objectsBroughtIn = 0
     /// Every save numbered up to this one has been merged here, or was this context's own.
-    var mergedSequence: UInt64 = 0
+    @exclusivity(unchecked) var mergedSequence: UInt64 = 0
     /// Saves of siblings that arrived before an earlier one (see ``StoreCoordinator/save``).
-    var waitingSaves: [UInt64: DidSave] = [:]
+    @exclusivity(unchecked) var waitingSaves: [UInt64: DidSave] = [:]
     /// This context's own saves numbered after ``mergedSequence``.
-    var ownSequences: Set<UInt64> = []
+    @exclusivity(unchecked) var ownSequences: Set<UInt64> = []
     /// Objects this context deleted in saves numbered after ``mergedSequence``: an earlier
     /// sibling save still to merge must not bring them back.
-    var ownDeletes: [ObjectID: UInt64] = [:]
-    var isMergingInOrder = false
+    @exclusivity(unchecked) var ownDeletes: [ObjectID: UInt64] = [:]
+    @exclusivity(unchecked) var isMergingInOrder = false
 
     private let objectsDidChangeSubject = PassthroughSubject<ObjectsDidChange, Never>()
     private let didSaveSubject = PassthroughSubject<DidSave, Never>()

@@ -34,20 +34,24 @@ extension PropertyValue {
     /// Whether two values are the same value. Doubles compare by their bits, as change tracking
     /// needs: `-0.0` over `0.0` is a change to save (the sign is data), and the same NaN written
     /// again is not (with `==` of `Double`, NaN is never equal to itself).
+    @inlinable
     public static func == (lhs: PropertyValue, rhs: PropertyValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null), (.unloaded, .unloaded): true
-        case let (.bool(a), .bool(b)): a == b
-        case let (.integer(a), .integer(b)): a == b
-        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
-        case let (.string(a), .string(b)): a == b
-        case let (.date(a), .date(b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
-        case let (.data(a), .data(b)): a == b
-        case let (.uuid(a), .uuid(b)): a == b
-        case let (.object(a), .object(b)): a == b
-        case let (.objects(a), .objects(b)): a == b
-        default: false
+        // One switch on the left value, the right one matched in place: no tuple of copies.
+        switch lhs {
+        case .string(let a): if case .string(let b) = rhs { return a == b }
+        case .integer(let a): if case .integer(let b) = rhs { return a == b }
+        case .double(let a): if case .double(let b) = rhs { return a.bitPattern == b.bitPattern }
+        case .bool(let a): if case .bool(let b) = rhs { return a == b }
+        case .null: if case .null = rhs { return true }
+        case .date(let a):
+            if case .date(let b) = rhs { return a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern }
+        case .data(let a): if case .data(let b) = rhs { return a == b }
+        case .uuid(let a): if case .uuid(let b) = rhs { return a == b }
+        case .object(let a): if case .object(let b) = rhs { return a == b }
+        case .objects(let a): if case .objects(let b) = rhs { return a == b }
+        case .unloaded: if case .unloaded = rhs { return true }
         }
+        return false
     }
 
     /// Hashes the same bits that ``==(_:_:)`` compares.

@@ -105,15 +105,18 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
 
-        var replaced: [(before: StoredRow, after: StoredRow)] = []
+        var replacedRows: [StoredRow] = []
+        replacedRows.reserveCapacity(writes.count)
         for (row, refresh) in writes {
-            if let current = tables[row.id.entity.rootName]?[row.id.primaryKey] { replaced.append((current, row)) }
+            if let current = tables[row.id.entity.rootName]?[row.id.primaryKey] { replacedRows.append(current) }
             tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = row
             result.versions[row.id] = row.version
             if refresh { result.refreshed[row.id] = row }
         }
         // Once every row is written, so that a later write cannot undo the change.
-        for (before, after) in replaced { dropMovedKeys(from: before, to: after, into: &result) }
+        for before in replacedRows {
+            if let after = tables[before.id.entity.rootName]?[before.id.primaryKey] { dropMovedKeys(from: before, to: after, into: &result) }
+        }
         for row in changes.inserted {
             var stored = row
             stored.version = 1

@@ -63,6 +63,13 @@ struct StoreSaveResult: Sendable {
     var detached: [ObjectID: DetachedRow] = [:]
 }
 
+/// An object that links to another through the relationship `key` (see
+/// ``PersistentStore/linkedTargets(of:)``).
+struct LinkOwner {
+    let owner: ObjectID
+    let key: String
+}
+
 /// A row the store changed on its own to keep references valid, and which keys changed.
 struct DetachedRow: Sendable {
     var row: StoredRow
@@ -162,32 +169,39 @@ extension PersistentStore {
     /// The objects the save links to (to-one values and to-many additions it writes), with the
     /// objects and keys that link to each; objects the save inserts are left out. The store
     /// checks that each still exists.
-    func linkedTargets(of changes: StoreChanges) -> [ObjectID: [(owner: ObjectID, key: String)]] {
-        var inserted: Set<ObjectID> = []
-        for row in changes.inserted { inserted.insert(row.id) }
-        var targets: [ObjectID: [(owner: ObjectID, key: String)]] = [:]
+    func linkedTargets(of changes: StoreChanges) -> [ObjectID: [LinkOwner]] {
+        var targets: [ObjectID: [LinkOwner]] = [:]
         func note(_ value: PropertyValue, before: PropertyValue?, owner: ObjectID, slot: Int) {
             let name = owner.entity.properties[slot].name
             switch value {
-            case .object(let target) where !inserted.contains(target):
-                targets[target, default: []].append((owner, name))
+            case .object(let target):
+                targets[target, default: []].append(LinkOwner(owner: owner, key: name))
             case .objects(let set):
                 var added = set
                 if case .objects(let old)? = before { added.subtract(old) }
-                for target in added where !inserted.contains(target) { targets[target, default: []].append((owner, name)) }
+                for target in added { targets[target, default: []].append(LinkOwner(owner: owner, key: name)) }
             default: break
             }
         }
+        // A bulk insert is mostly of one entity, often without relationships: look its
+        // relationships up once, not per row.
+        var entity: EntityDescription?
+        var relationshipSlots: [Int] = []
         for row in changes.inserted {
-            for property in row.id.entity.properties where property.relationship != nil {
-                note(row.slots[property.index], before: nil, owner: row.id, slot: property.index)
+            if row.id.entity !== entity {
+                entity = row.id.entity
+                relationshipSlots = row.id.entity.properties.filter { $0.relationship != nil }.map(\.index)
             }
+            for slot in relationshipSlots { note(row.slots[slot], before: nil, owner: row.id, slot: slot) }
         }
         for update in changes.updated {
             for (slot, value) in update.changes where update.id.entity.properties[slot].relationship != nil {
                 note(value, before: update.committed.indices.contains(slot) ? update.committed[slot] : nil, owner: update.id, slot: slot)
             }
         }
+        guard !targets.isEmpty, !changes.inserted.isEmpty else { return targets }
+        // Objects the save inserts exist once it is written.
+        for row in changes.inserted { targets[row.id] = nil }
         return targets
     }
 

@@ -92,6 +92,7 @@ extension SQLiteStore {
         guard conflicts.isEmpty else { return conflicts }
         var changedKeys = owners
         if !gone.isEmpty { try removeLinks(to: gone, changedKeys: &changedKeys, connection: connection) }
+        guard !changedKeys.isEmpty else { return [] }
 
         var saved: Set<ObjectID> = []
         for row in changes.inserted { saved.insert(row.id) }
