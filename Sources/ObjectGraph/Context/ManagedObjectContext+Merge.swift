@@ -141,13 +141,18 @@ extension ManagedObjectContext {
                 continue
             }
             let incoming = row.slots[slot]
-            guard incoming != object.committedSlots[slot] else { continue }
             if object.changedSlots.contains(slot) {
-                // Kept; the version stays behind so that the next save finds the conflict.
-                overlapsLocalChange = true
-                behindStore[ObjectIdentifier(object), default: BehindStore(object: object)].newest[slot] = incoming
+                // Kept. The store's value is remembered (setting it is what undoes the local
+                // change), even when it went back to the saved one; when it differs from the
+                // saved one the version stays behind, so that the next save finds the conflict.
+                let saved = object.committedSlots[slot]
+                if incoming != saved || behindStore[ObjectIdentifier(object)]?.newest[slot] != nil {
+                    behindStore[ObjectIdentifier(object), default: BehindStore(object: object)].newest[slot] = incoming
+                }
+                if incoming != saved { overlapsLocalChange = true }
                 continue
             }
+            guard incoming != object.committedSlots[slot] else { continue }
             merged.noteOldValue(of: object, slot: slot)
             object.slots[slot] = incoming
             object.committedSlots[slot] = incoming
