@@ -120,11 +120,7 @@ extension ManagedObjectContext {
         object.slots[slot] = value
         guard object.objectID != nil else { return }
         if object.lifecycle == .persisted {
-            // The value that undoes the change: the saved one, or the store's newer one when a
-            // merge kept the saved one as the base of a conflict check.
-            let saved = behindStore.isEmpty ? object.committedSlots[slot]
-                : behindStore[ObjectIdentifier(object)]?.newest[slot] ?? object.committedSlots[slot]
-            if saved == value {
+            if valueUndoingChange(of: object, slot: slot) == value {
                 object.changedSlots.remove(slot)
             } else {
                 object.changedSlots.insert(slot)
@@ -219,6 +215,16 @@ extension ManagedObjectContext {
         var ids = Set(targetIDs(of: owner, slot: slot))
         guard ids.remove(id) != nil else { return }
         writeTargetIDs(ids, of: owner, slot: slot, isToMany: relationship.isToMany)
+    }
+
+    /// The value that undoes a local change of `slot`: the saved one, or the store's newer one
+    /// when a merge kept the saved one as the base of a conflict check (see ``behindStore``).
+    @inline(__always)
+    func valueUndoingChange(of object: ManagedObject, slot: Int) -> PropertyValue {
+        guard !behindStore.isEmpty, let newest = behindStore[ObjectIdentifier(object)]?.newest[slot] else {
+            return object.committedSlots[slot]
+        }
+        return newest
     }
 
     /// `Entity.property` for the slot of `object`, for messages.

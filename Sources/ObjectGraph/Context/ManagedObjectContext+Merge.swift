@@ -247,7 +247,7 @@ extension ManagedObjectContext {
     /// from the saved value decides whether it is a change to save.
     private func noteChangeState(of object: ManagedObject, slot: Int) {
         guard object.lifecycle == .persisted, object.committedSlots.indices.contains(slot) else { return }
-        if object.slots[slot] == object.committedSlots[slot] {
+        if object.slots[slot] == valueUndoingChange(of: object, slot: slot) {
             object.changedSlots.remove(slot)
         } else {
             object.changedSlots.insert(slot)

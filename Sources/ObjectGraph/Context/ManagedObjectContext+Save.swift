@@ -141,7 +141,10 @@ extension ManagedObjectContext {
         }
         for object in Array(updatedSet.values) + Array(deletedSet.values) {
             guard let id = object.objectID else { continue }
-            let keys = (0..<object.slots.count).filter { object.slots[$0] != object.committedSlots[$0] }
+            // An object that comes back from a delete reappears whole: every property counts as
+            // changed, so that live results reading it through a relationship see it again.
+            let comesBack = object.lifecycle == .deleted
+            let keys = (0..<object.slots.count).filter { comesBack || object.slots[$0] != object.committedSlots[$0] }
             for slot in keys { pending.noteOldValue(of: object, slot: slot) }
             object.slots = object.committedSlots
             object.changedSlots = []
