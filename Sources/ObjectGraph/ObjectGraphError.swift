@@ -48,6 +48,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case sqlite(path: String, code: Int32, message: String)
     /// Another connection holds the database locked for longer than the busy timeout.
     case storeBusy(path: String)
+    /// The container was closed; its contexts can no longer read or write.
+    case storeClosed(path: String)
+    /// The system's SQLite library is older than the store needs.
+    case unsupportedSQLiteVersion(path: String, found: String, needed: String)
 
     // Migrations
     /// The file was written by a newer version of the model than the one opening it; nothing
@@ -129,6 +133,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case .uniquenessViolation(let conflicts):
             "The save would break uniqueness: " + conflicts.map(\.description).joined(separator: "; ")
                 + ". Nothing was written and the context keeps its changes: change one of the objects, or set the context's uniquenessPolicy to .upsert to make an inserted object update the existing one."
+        case .storeClosed(let path):
+            "The store at \(path) was closed (PersistentContainer.close()); open a new container to use it again."
+        case let .unsupportedSQLiteVersion(path, found, needed):
+            "The store at \(path) cannot be opened: the system's SQLite library is version \(found), and ObjectGraph needs \(needed) or later; nothing was changed. Install a newer libsqlite3."
         }
     }
 }

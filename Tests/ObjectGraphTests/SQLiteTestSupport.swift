@@ -87,6 +87,17 @@ final class RawDatabase {
 
     deinit { sqlite3_close_v2(handle) }
 
+    /// The first column of the first row of `sql`, as an integer.
+    func count(_ sql: String) throws -> Int {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+        }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw Failure(description: String(cString: sqlite3_errmsg(handle))) }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+
     func execute(_ sql: String) throws {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
             throw Failure(description: String(cString: sqlite3_errmsg(handle)))

@@ -4,6 +4,13 @@ import Foundation
 import ObjectGraph
 
 let storeRowCount = 100_000
+
+/// An entity that only the D3 import writes.
+final class ImportedRecord: ManagedObject {
+    @Attribute var payload: Int = 0
+}
+
+let importModel = try! ObjectModel(entities: [Row.self, ImportedRecord.self])
 /// Each iteration sets up a database of its own, so the D scenarios get a larger time budget
 /// than the default, for enough samples to quote a median.
 let storeBudget: Duration = .seconds(12)
@@ -56,6 +63,40 @@ func registerStoreScenarios() {
         database.execute("COMMIT")
         benchmark.stopMeasurement()
         database.close()
+    }
+
+    // D3: the view context's latency while a background context imports 100,000 rows of an
+    // entity no live result follows; the view follows `Row` with a changesPublisher. Ours brings
+    // in nothing of the import; the baseline view also has a direct objectsDidChange subscriber,
+    // which makes merges bring in every row (what every observer used to cost).
+    for bringsInEverything in [false, true] {
+        let name = bringsInEverything ? "D3 every row brought in" : "D3 Streams"
+        Benchmark(name, configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
+            let url = freshDatabaseURL()
+            defer { removeDatabase(at: url) }
+            let container = try! PersistentContainer(model: importModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
+            let view = container.viewContext
+            let rows = view.changesPublisher(for: byRank).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+            let everything = bringsInEverything ? view.objectsDidChange.sink { _ in } : nil
+            let background = container.newBackgroundContext()
+            // The view queue waits while the import saves, so that the merge is measured whole.
+            let held = DispatchSemaphore(value: 0)
+            let waiting = DispatchSemaphore(value: 0)
+            view.queue.async {
+                waiting.signal()
+                held.wait()
+            }
+            waiting.wait()
+            background.performAndWait {
+                for index in 0..<storeRowCount { ImportedRecord(context: background).payload = index }
+                try! background.save()
+            }
+            benchmark.startMeasurement()
+            held.signal()
+            view.performAndWait {}
+            benchmark.stopMeasurement()
+            withExtendedLifetime((rows, everything)) {}
+        }
     }
 
     // D2: fetch 100,000 objects sorted by an attribute.

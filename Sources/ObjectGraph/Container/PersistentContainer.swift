@@ -49,6 +49,24 @@ public final class PersistentContainer: Sendable {
         viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue, coordinator: coordinator)
     }
 
+    /// Checkpoints the store and closes it, now: afterwards the database file alone holds every
+    /// save (the WAL is folded in and removed), so it can be copied or moved.
+    ///
+    /// Calling it again does nothing. The container's contexts stay valid objects, but every
+    /// read or write through them throws ``ObjectGraphError/storeClosed(path:)``, and an insert
+    /// waits in its context (see ``ManagedObjectContext/insert(_:)``).
+    ///
+    /// You need not call it: releasing the container and every context made from it closes the
+    /// store the same way, at that moment (work queued for a context does not keep it open).
+    ///
+    /// ```swift
+    /// container.close()
+    /// try FileManager.default.copyItem(at: storeURL, to: backupURL)
+    /// ```
+    public func close() {
+        coordinator.store.close()
+    }
+
     /// A new context with a private serial queue of its own.
     public func newBackgroundContext(name: String = "background") -> ManagedObjectContext {
         ManagedObjectContext(

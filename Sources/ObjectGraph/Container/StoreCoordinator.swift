@@ -1,12 +1,18 @@
 import Foundation
 import Streams
+import Synchronization
 
-/// What the contexts of one container share: the model, the store, and the list of contexts
-/// that merge each other's saves.
+/// What the contexts of one container share: the model, the store, the list of contexts that
+/// merge each other's saves, and the order of those saves.
 final class StoreCoordinator: @unchecked Sendable {
-    // `lock` protects `contexts`; the model and store are immutable and thread-safe.
+    // `lock` protects `contexts`; `saveLock` orders saves with their sequence numbers. The model
+    // and store are immutable and thread-safe.
     private let lock = Lock()
+    private let saveLock = Lock()
     private var contexts: [WeakContext] = []
+    /// The number of the latest successful save, in commit order. Written under `saveLock`,
+    /// read by contexts as they register.
+    private let lastSequence = Atomic<UInt64>(0)
     let model: ObjectModel
     let store: any PersistentStore
 
@@ -15,11 +21,28 @@ final class StoreCoordinator: @unchecked Sendable {
         self.store = store
     }
 
-    func register(_ context: ManagedObjectContext) {
+    /// Adds `context` to the contexts that merge saves; returns the number of the latest save,
+    /// which the context has no need to merge (it reads the store as it is now).
+    func register(_ context: ManagedObjectContext) -> UInt64 {
         lock.withLock {
             contexts.removeAll { $0.context == nil }
             contexts.append(WeakContext(context: context))
+            // Read with the list locked: a save numbered after this is broadcast to the list
+            // read after its number was taken, which includes this context.
+            return lastSequence.load(ordering: .sequentiallyConsistent)
         }
+    }
+
+    /// Writes `changes` and numbers the save: sequence numbers follow commit order, so that
+    /// every context merges saves in the order the store applied them, whatever order their
+    /// broadcasts arrive in.
+    func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> (StoreSaveResult, UInt64) {
+        saveLock.lock()
+        defer { saveLock.unlock() }
+        let result = try store.save(changes, policy: policy)
+        let sequence = lastSequence.load(ordering: .relaxed) + 1
+        lastSequence.store(sequence, ordering: .sequentiallyConsistent)
+        return (result, sequence)
     }
 
     /// Schedules a merge of `save` on every other context's queue.

@@ -65,6 +65,8 @@ public struct DidSave: Sendable, CustomStringConvertible {
     let rows: [StoredRow]
     /// The context that saved, so that it does not merge its own save.
     let origin: ObjectIdentifier
+    /// The save's place in the order the store committed its container's saves.
+    let sequence: UInt64
 
     /// A summary such as `inserted 1, updated 2, deleted 0`.
     public var description: String {

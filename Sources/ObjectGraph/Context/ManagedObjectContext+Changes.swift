@@ -4,21 +4,39 @@ extension ManagedObjectContext {
     ///
     /// Inserting an object of a class outside the model, or one that belongs to another
     /// context, leaves it out; the next `save()` throws an error that names it.
+    ///
+    /// When the store cannot hand out a key now (another process holds the file's write lock
+    /// past the busy timeout, the file is read-only, the container is closed), the object waits
+    /// in the context without an ID, still counted in ``insertedObjects`` and ``hasChanges``;
+    /// every `save()` tries again to insert it first, and throws the store's error while it
+    /// cannot. Nothing the user inserted is lost. Until then it behaves as an object outside any
+    /// context, and links made to it are applied once it is in.
     public func insert(_ object: ManagedObject) {
+        checkQueue("insert(_:) of \(type(of: object))")
         if object.managedObjectContext === self, object.lifecycle != .unmanaged { return }
         guard object.lifecycle == .unmanaged, object.managedObjectContext == nil else {
             deferredError = deferredError ?? .objectNotInContext(object.description)
             return
         }
+        if !keylessInserts.isEmpty { keylessInserts[ObjectIdentifier(object)] = nil }
         let entity: EntityDescription
-        let key: Int64
         do {
             entity = try model.requireEntity(for: type(of: object))
-            key = try nextPrimaryKey(for: entity)
         } catch {
             deferredError = deferredError ?? error
             return
         }
+        do {
+            try insert(object, as: entity)
+        } catch {
+            keylessInserts[ObjectIdentifier(object)] = object
+        }
+    }
+
+    /// Takes a key for `object` and inserts it; throws, leaving it as it was, if the store cannot
+    /// hand out a key.
+    private func insert(_ object: ManagedObject, as entity: EntityDescription) throws(ObjectGraphError) {
+        let key = try nextPrimaryKey(for: entity)
         let layout = entity.layout
         object.cachedLayout = layout
         let pendingRelationships = layout.pendingRelationships(of: object)
@@ -46,7 +64,13 @@ extension ManagedObjectContext {
 
     /// Deletes `object`; the next `save()` removes it from the store. Its relationships are
     /// cleaned up on both sides now, following each relationship's ``DeleteRule``.
+    ///
+    /// Deleting an object that is already gone — deleted here and saved, deleted by a sibling's
+    /// merged save, or an insert rolled back — does nothing.
     public func delete(_ object: ManagedObject) {
+        checkQueue("delete(_:) of \(object)")
+        // A second delete is a no-op, whichever context the first one went through.
+        if object.lifecycle == .invalidated, object.objectID != nil { return }
         guard object.managedObjectContext === self, let entity = object.entity else {
             deferredError = deferredError ?? .objectNotInContext(object.description)
             return
@@ -87,6 +111,7 @@ extension ManagedObjectContext {
     /// Records a new value for one slot of `object`, keeping the change sets and the pending
     /// notification in step. Setting a slot back to its saved value undoes the change.
     func recordChange(of object: ManagedObject, slot: Int, to value: PropertyValue) {
+        checkQueue("setting \(Self.propertyName(of: object, slot: slot))")
         guard object.lifecycle == .inserted || object.lifecycle == .persisted else { return }
         guard object.slots[slot] != value else { return }
         // Previous values serve only observers of the next notification; with none, a bulk of
@@ -95,7 +120,7 @@ extension ManagedObjectContext {
         object.slots[slot] = value
         guard object.objectID != nil else { return }
         if object.lifecycle == .persisted {
-            if object.committedSlots[slot] == value {
+            if valueUndoingChange(of: object, slot: slot) == value {
                 object.changedSlots.remove(slot)
             } else {
                 object.changedSlots.insert(slot)
@@ -116,10 +141,8 @@ extension ManagedObjectContext {
         case .unloaded:
             guard let id = object.objectID, let entity = object.entity else { return [] }
             do {
-                let ids = try coordinator.store.targets(of: id, relationship: entity.properties[slot])
-                object.slots[slot] = .objects(ids)
-                if object.committedSlots.indices.contains(slot) { object.committedSlots[slot] = .objects(ids) }
-                return Array(ids)
+                let stored = try coordinator.store.targets(of: id, relationship: entity.properties[slot])
+                return Array(takeStoredTargets(stored, of: object, slot: slot))
             } catch {
                 deferredError = deferredError ?? error
                 return []
@@ -130,16 +153,24 @@ extension ManagedObjectContext {
 
     /// The objects a relationship slot holds; IDs the store no longer has are skipped.
     func targets(of object: ManagedObject, slot: Int) -> [ManagedObject] {
-        targetIDs(of: object, slot: slot).compactMap { self.object(with: $0) }.filter { !$0.isDeleted }
+        checkQueue("reading \(Self.propertyName(of: object, slot: slot))")
+        return targetIDs(of: object, slot: slot).compactMap { self.object(with: $0) }.filter { !$0.isDeleted }
     }
 
     /// Replaces what a relationship slot holds, and updates the inverse on every object that
     /// gained or lost `object`.
     func setTargets(_ newTargets: [ManagedObject], of object: ManagedObject, slot: Int) {
+        checkQueue("setting \(Self.propertyName(of: object, slot: slot))")
         guard let entity = object.entity, let relationship = entity.properties[slot].relationship else { return }
         var accepted: [ManagedObject] = []
         for target in newTargets {
-            if target.lifecycle == .unmanaged, target.managedObjectContext == nil { insert(target) }
+            let isWaitingForKey = !keylessInserts.isEmpty && keylessInserts[ObjectIdentifier(target)] != nil
+            if target.lifecycle == .unmanaged, target.managedObjectContext == nil, !isWaitingForKey { insert(target) }
+            if target.objectID == nil, !keylessInserts.isEmpty, keylessInserts[ObjectIdentifier(target)] != nil {
+                // Still waiting for a key: linked when it gets one.
+                keylessLinks.append(KeylessLink(owner: object, slot: slot, target: target))
+                continue
+            }
             guard target.managedObjectContext === self, target.objectID != nil else {
                 deferredError = deferredError ?? .objectNotInContext(target.description)
                 continue
@@ -165,6 +196,7 @@ extension ManagedObjectContext {
 
     private func writeTargetIDs(_ ids: Set<ObjectID>, of object: ManagedObject, slot: Int, isToMany: Bool) {
         let value: PropertyValue = isToMany ? .objects(ids) : (ids.first.map { .object($0) } ?? .null)
+        notePendingLinks(of: object, slot: slot, from: object.slots[slot], to: value)
         recordChange(of: object, slot: slot, to: value)
     }
 
@@ -184,4 +216,51 @@ extension ManagedObjectContext {
         guard ids.remove(id) != nil else { return }
         writeTargetIDs(ids, of: owner, slot: slot, isToMany: relationship.isToMany)
     }
+
+    /// The value that undoes a local change of `slot`: the saved one, or the store's newer one
+    /// when a merge kept the saved one as the base of a conflict check (see ``behindStore``).
+    @inline(__always)
+    func valueUndoingChange(of object: ManagedObject, slot: Int) -> PropertyValue {
+        guard !behindStore.isEmpty, let newest = behindStore[ObjectIdentifier(object)]?.newest[slot] else {
+            return object.committedSlots[slot]
+        }
+        return newest
+    }
+
+    /// `Entity.property` for the slot of `object`, for messages.
+    static func propertyName(of object: ManagedObject, slot: Int) -> String {
+        guard let entity = object.entity, entity.properties.indices.contains(slot) else { return "\(type(of: object)) slot \(slot)" }
+        return "\(entity.name).\(entity.properties[slot].name)"
+    }
+
+    /// Inserts the objects that are waiting for a key (see ``insert(_:)``), then applies the
+    /// links made to them; throws the store's error, leaving the rest waiting, when it still
+    /// cannot hand out keys.
+    func insertKeylessObjects() throws {
+        guard !keylessInserts.isEmpty else { return }
+        for (identity, object) in keylessInserts.sorted(by: { $0.key < $1.key }) {
+            guard let entity = try? model.requireEntity(for: type(of: object)) else { continue }
+            try insert(object, as: entity)
+            keylessInserts[identity] = nil
+        }
+        let links = keylessLinks
+        keylessLinks = []
+        for link in links where link.owner.managedObjectContext === self && !link.owner.isDeleted {
+            guard link.target.objectID != nil else {
+                keylessLinks.append(link)
+                continue
+            }
+            var targets = targets(of: link.owner, slot: link.slot)
+            let isToMany = link.owner.entity?.properties[link.slot].relationship?.isToMany ?? false
+            if isToMany { targets.append(link.target) } else { targets = [link.target] }
+            setTargets(targets, of: link.owner, slot: link.slot)
+        }
+    }
+}
+
+/// A link to an object that is waiting for a key, applied once it has one.
+struct KeylessLink {
+    let owner: ManagedObject
+    let slot: Int
+    let target: ManagedObject
 }

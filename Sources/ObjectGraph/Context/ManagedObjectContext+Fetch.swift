@@ -17,6 +17,7 @@ extension ManagedObjectContext {
     ///   ``ObjectGraphError/predicateFailed(entity:message:)`` if the predicate throws, or a
     ///   store error.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        checkQueue("fetch(_:) of \(T.self)")
         let plan = try makePlan(request)
         guard let engine = plan.engine else { return try fetchInMemory(request) }
         return try fetchObjects(plan, engine: engine)
@@ -27,6 +28,7 @@ extension ManagedObjectContext {
     /// On a SQLite store a predicate that translates fully is counted by `SELECT count(*)`,
     /// corrected for the context's unsaved changes; no object is made.
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        checkQueue("count(for:) of \(T.self)")
         var unwindowed = request
         unwindowed.fetchLimit = nil
         unwindowed.fetchOffset = 0
@@ -50,6 +52,7 @@ extension ManagedObjectContext {
     /// objects with unsaved changes must be placed in a sorted result), the objects involved are
     /// made to decide.
     public func fetchIdentifiers<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
+        checkQueue("fetchIdentifiers(_:) of \(T.self)")
         let plan = try makePlan(request)
         guard let engine = plan.engine, plan.predicate.isExact, plan.sortKeys != nil,
               plan.memoryObjects.isEmpty || request.sortDescriptors.isEmpty else {
@@ -80,6 +83,7 @@ extension ManagedObjectContext {
     /// print(try view.explain(FetchRequest<Profile>(predicate: #Predicate { $0.username == "ada" })))
     /// ```
     public func explain<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchExplanation {
+        checkQueue("explain(_:) of \(T.self)")
         let plan = try makePlan(request)
         guard let engine = plan.engine else {
             return FetchExplanation(

@@ -1,85 +1,257 @@
 extension ManagedObjectContext {
+    /// Called by the coordinator after a sibling saved: queues the save for merging in commit
+    /// order on this context's queue.
     func scheduleMerge(_ save: DidSave) {
-        queue.async { [self] in
-            guard automaticallyMergesChangesFromSiblings else { return }
-            mergeChanges(from: save)
+        let handoff = SaveHandoff(save)
+        queue.async { [weak self] in
+            guard let save = handoff.take(), let self else { return }
+            QueueFrames.run(holding: self) {
+                waitingSaves[save.sequence] = save
+                mergeWaitingSaves()
+            }
         }
+    }
+
+    /// Notes this context's own save numbered `sequence`, which deleted `deletedIDs`.
+    func noteOwnSave(_ sequence: UInt64, deletedIDs: Set<ObjectID>) {
+        guard sequence > mergedSequence else { return }
+        if sequence == mergedSequence + 1, waitingSaves.isEmpty, ownSequences.isEmpty {
+            // Every earlier save is merged: nothing older can bring a deleted object back.
+            mergedSequence = sequence
+            return
+        }
+        ownSequences.insert(sequence)
+        for id in deletedIDs { ownDeletes[id] = sequence }
+        mergeWaitingSaves()
+    }
+
+    /// Merges the waiting saves that are next in commit order. Broadcasts can arrive out of
+    /// order (a `didSave` subscriber that saves again is broadcast before the save it reacted
+    /// to); merging in commit order keeps every object's values monotonic, and an update merged
+    /// after the delete of its row would bring back a ghost.
+    private func mergeWaitingSaves() {
+        guard !isMergingInOrder else { return }  // a merge's observer saved: the loop below goes on
+        isMergingInOrder = true
+        defer { isMergingInOrder = false }
+        while true {
+            let next = mergedSequence + 1
+            if ownSequences.remove(next) != nil {
+                mergedSequence = next
+            } else if let save = waitingSaves.removeValue(forKey: next) {
+                mergedSequence = next
+                if automaticallyMergesChangesFromSiblings { mergeChanges(from: save) }
+                SaveHandoff.release(save)
+            } else {
+                break
+            }
+        }
+        if !ownDeletes.isEmpty { ownDeletes = ownDeletes.filter { $0.value > mergedSequence } }
     }
 
     /// Brings a sibling's save into this context, then posts ``objectsDidChange``.
     ///
     /// Registered objects take the saved values, except for properties changed here and not yet
     /// saved: those keep the local value, and the next save resolves them by the
-    /// ``mergePolicy``. Inserted or updated objects that this context does not hold are brought
-    /// in and reported too, so that a fetch-based observer can start showing an object that
-    /// now matches its predicate. Objects deleted by the save are reported as deleted.
+    /// ``mergePolicy``. A to-many relationship changed both here and in the save gets the
+    /// store's targets plus the additions and minus the removals made here. A row older than
+    /// what the context holds changes nothing. Inserted or updated objects that this context
+    /// does not hold are brought in and reported when an observer may need them (a live result
+    /// on their entity, or a subscriber of ``objectsDidChange``), so that a fetch-based observer
+    /// can start showing an object that now matches its predicate. Objects deleted by the save
+    /// are reported as deleted, and the objects here that pointed at them as updated.
     ///
-    /// Contexts of one container call this automatically; call it yourself when
+    /// Contexts of one container call this automatically, in the order the saves were
+    /// committed; call it yourself, in that order, when
     /// ``automaticallyMergesChangesFromSiblings`` is off.
     public func mergeChanges(from save: DidSave) {
+        checkQueue("mergeChanges(from:)")
         processPendingChanges()
         var merged = PendingChanges(batch: nil)
         var broughtIn: [ManagedObject] = []  // keeps new objects alive until observers have seen them
         // Objects brought in live only as long as observers keep them: with none, bringing
         // them in would change nothing anyone can see (a big import would cost as much here
         // as in the saving context).
-        let bringsIn = hasObjectsDidChangeObservers
+        let interest: Set<String>? = hasObjectsDidChangeObservers ? mergeInterest : []
 
         for id in save.deletedIDs {
             guard let object = registered(id) else { continue }
+            detachLocalLinks(to: object, into: &merged)
             let key = ObjectIdentifier(object)
             registry[id] = nil
             insertedSet[id] = nil
             updatedSet[key] = nil
             deletedSet[key] = nil
+            merged.updated[key] = nil
             object.lifecycle = .invalidated
             object.changedSlots = []
             merged.deleted[key] = object
         }
 
+        var lastEntity: EntityDescription?
+        var bringsInEntity = false
+        var toManySlots: [Int] = []
         for row in save.rows {
             let id = row.id
-            let registeredObject = registered(id)
-            if registeredObject == nil, !bringsIn { continue }
-            let toMany = Set(id.entity.properties.filter { $0.relationship?.isToMany ?? false }.map(\.index))
-            guard let object = registeredObject else {
-                var incoming = row
-                for slot in toMany { incoming.slots[slot] = .unloaded }
-                let object = materialize(incoming)
-                broughtIn.append(object)
-                if save.insertedIDs.contains(id) {
-                    merged.noteInserted(object)
-                } else {
-                    merged.updated[ObjectIdentifier(object)] = object
-                    merged.changedKeys[id] = save.changedKeys[id] ?? []
-                }
+            if let object = registered(id) {
+                apply(row, changedKeys: save.changedKeys[id] ?? [], to: object, gone: save.deletedIDs, into: &merged)
                 continue
             }
-            guard object.lifecycle == .persisted || object.lifecycle == .deleted else { continue }
-            var keys: Set<String> = []
-            var overlapsLocalChange = false
-            for slot in row.slots.indices {
-                let name = id.entity.properties[slot].name
-                let incoming = toMany.contains(slot) ? PropertyValue.unloaded : row.slots[slot]
-                if toMany.contains(slot), !(save.changedKeys[id]?.contains(name) ?? false) { continue }
-                if !toMany.contains(slot), incoming == object.committedSlots[slot] { continue }
-                if object.changedSlots.contains(slot) {
-                    overlapsLocalChange = overlapsLocalChange || !toMany.contains(slot)
-                    continue
-                }
-                merged.noteOldValue(of: object, slot: slot)
-                object.slots[slot] = incoming
-                object.committedSlots[slot] = incoming
-                keys.insert(name)
+            if id.entity !== lastEntity {
+                lastEntity = id.entity
+                bringsInEntity = interest.map { $0.contains(id.entity.name) } ?? true
+                toManySlots = id.entity.properties.filter { $0.relationship?.isToMany ?? false }.map(\.index)
             }
-            if !overlapsLocalChange { object.version = row.version }
-            if !keys.isEmpty {
+            guard bringsInEntity, ownDeletes[id] == nil else { continue }
+            var incoming = row
+            for slot in toManySlots { incoming.slots[slot] = .unloaded }
+            let object = materialize(incoming)
+            objectsBroughtIn += 1
+            broughtIn.append(object)
+            if save.insertedIDs.contains(id) {
+                merged.noteInserted(object)
+            } else {
                 merged.updated[ObjectIdentifier(object)] = object
-                merged.changedKeys[id, default: []].formUnion(keys)
+                merged.changedKeys[id] = save.changedKeys[id] ?? []
             }
         }
         guard !merged.isEmpty else { return }
         post(merged.notification(isMerge: true))
         withExtendedLifetime(broughtIn) {}
+    }
+
+    /// Takes a saved row into a registered object, property by property (see
+    /// ``mergeChanges(from:)``). `gone` lists objects deleted by the same save.
+    func apply(_ row: StoredRow, changedKeys: Set<String>, to object: ManagedObject, gone: Set<ObjectID>, into merged: inout PendingChanges) {
+        guard object.lifecycle == .persisted || object.lifecycle == .deleted, row.version > object.version,
+              let entity = object.entity else { return }
+        var keys: Set<String> = []
+        var overlapsLocalChange = false
+        for slot in row.slots.indices {
+            let property = entity.properties[slot]
+            if property.relationship?.isToMany ?? false {
+                guard changedKeys.contains(property.name) else { continue }
+                if object.changedSlots.contains(slot) {
+                    if rebase(object, toManySlot: slot, gone: gone, into: &merged) { keys.insert(property.name) }
+                    continue
+                }
+                merged.noteOldValue(of: object, slot: slot)
+                object.slots[slot] = .unloaded
+                object.committedSlots[slot] = .unloaded
+                keys.insert(property.name)
+                continue
+            }
+            let incoming = row.slots[slot]
+            if object.changedSlots.contains(slot) {
+                // Kept. The store's value is remembered (setting it is what undoes the local
+                // change), even when it went back to the saved one; when it differs from the
+                // saved one the version stays behind, so that the next save finds the conflict.
+                let saved = object.committedSlots[slot]
+                if incoming != saved || behindStore[ObjectIdentifier(object)]?.newest[slot] != nil {
+                    behindStore[ObjectIdentifier(object), default: BehindStore(object: object)].newest[slot] = incoming
+                }
+                if incoming != saved { overlapsLocalChange = true }
+                continue
+            }
+            guard incoming != object.committedSlots[slot] else { continue }
+            merged.noteOldValue(of: object, slot: slot)
+            object.slots[slot] = incoming
+            object.committedSlots[slot] = incoming
+            keys.insert(property.name)
+        }
+        // A local change of the same property, or a local delete, keeps the version behind, so
+        // that the next save finds the conflict (a delete racing a new link to the object).
+        if !overlapsLocalChange, object.lifecycle != .deleted {
+            object.version = row.version
+        } else {
+            // Its saved values are behind the store's now: a rollback must read them again.
+            if behindStore[ObjectIdentifier(object)] == nil { behindStore[ObjectIdentifier(object)] = BehindStore(object: object) }
+        }
+        if !keys.isEmpty {
+            merged.updated[ObjectIdentifier(object)] = object
+            merged.changedKeys[object.objectID!, default: []].formUnion(keys)
+        }
+    }
+
+    /// A to-many relationship changed both here (unsaved) and by a save: its committed value
+    /// becomes the store's targets, and its value those plus the additions and minus the
+    /// removals made here, so that neither side's change is lost and the next save writes only
+    /// the local ones. Returns whether the value changed.
+    private func rebase(_ object: ManagedObject, toManySlot slot: Int, gone: Set<ObjectID>, into merged: inout PendingChanges) -> Bool {
+        guard case .objects(let local) = object.slots[slot], case .objects(let base) = object.committedSlots[slot],
+              let id = object.objectID else { return false }
+        let stored: Set<ObjectID>
+        do {
+            stored = try coordinator.store.targets(of: id, relationship: id.entity.properties[slot])
+        } catch {
+            deferredError = deferredError ?? error
+            return false
+        }
+        let current = overlayingPendingLinks(stored, owner: object, slot: slot)
+        let rebased = current.union(local.subtracting(base)).subtracting(base.subtracting(local)).subtracting(gone)
+        merged.noteOldValue(of: object, slot: slot)
+        object.committedSlots[slot] = .objects(stored)
+        object.slots[slot] = .objects(rebased)
+        noteChangeState(of: object, slot: slot)
+        return rebased != local
+    }
+
+    /// A sibling deleted `object`: removes it from the relationships of the registered objects
+    /// on the other side (the inverses of its own relationships, which also cover links made
+    /// here and not saved), and reports those objects as updated.
+    private func detachLocalLinks(to object: ManagedObject, into merged: inout PendingChanges) {
+        guard let entity = object.entity, let goneID = object.objectID else { return }
+        for property in entity.properties {
+            guard let inverse = property.relationship?.inverseIndex else { continue }
+            var linked: Set<ObjectID> = []
+            for value in [object.slots[property.index]] + (object.committedSlots.indices.contains(property.index) ? [object.committedSlots[property.index]] : []) {
+                switch value {
+                case .object(let target): linked.insert(target)
+                case .objects(let targets): linked.formUnion(targets)
+                default: break
+                }
+            }
+            for targetID in linked {
+                guard let target = registered(targetID), target.lifecycle != .invalidated,
+                      target.slots.indices.contains(inverse) else { continue }
+                merged.noteOldValue(of: target, slot: inverse)
+                guard removeLink(to: goneID, from: target, slot: inverse) else { continue }
+                noteChangeState(of: target, slot: inverse)
+                merged.updated[ObjectIdentifier(target)] = target
+                merged.changedKeys[targetID, default: []].insert(target.entity!.properties[inverse].name)
+            }
+        }
+    }
+
+    /// Removes `goneID` from one relationship slot of `target`, saved value included.
+    private func removeLink(to goneID: ObjectID, from target: ManagedObject, slot: Int) -> Bool {
+        func removed(from value: PropertyValue) -> PropertyValue? {
+            switch value {
+            case .object(goneID): return .null
+            case .objects(let targets) where targets.contains(goneID): return .objects(targets.subtracting([goneID]))
+            default: return nil
+            }
+        }
+        var changed = false
+        if let value = removed(from: target.slots[slot]) {
+            target.slots[slot] = value
+            changed = true
+        }
+        if target.committedSlots.indices.contains(slot), let value = removed(from: target.committedSlots[slot]) {
+            target.committedSlots[slot] = value
+            changed = true
+        }
+        return changed
+    }
+
+    /// After a merge changed `slot` of `object` under a local change: whether it still differs
+    /// from the saved value decides whether it is a change to save.
+    private func noteChangeState(of object: ManagedObject, slot: Int) {
+        guard object.lifecycle == .persisted, object.committedSlots.indices.contains(slot) else { return }
+        if object.slots[slot] == valueUndoingChange(of: object, slot: slot) {
+            object.changedSlots.remove(slot)
+        } else {
+            object.changedSlots.insert(slot)
+        }
+        updatedSet[ObjectIdentifier(object)] = object.changedSlots.isEmpty ? nil : object
     }
 }

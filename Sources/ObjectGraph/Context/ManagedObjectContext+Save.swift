@@ -10,18 +10,23 @@ extension ManagedObjectContext {
     /// context keeps its changes. An error from an earlier
     /// call that could not throw (an insert of a class outside the model, say) is thrown here.
     public func save() throws {
+        checkQueue("save()")
         if let error = deferredError {
             deferredError = nil
             throw error
         }
+        try insertKeylessObjects()
         processPendingChanges()
         guard hasChanges else { return }
 
         var changes = StoreChanges()
         var insertedIDs: Set<ObjectID> = []
+        var sequence: UInt64 = 0
         let result = try writeResolvingUniqueness { () throws -> StoreSaveResult in
             (changes, insertedIDs) = storeChanges()
-            return try coordinator.store.save(changes, policy: mergePolicy)
+            let (result, number) = try coordinator.save(changes, policy: mergePolicy)
+            sequence = number
+            return result
         }
 
         // What siblings merge: the inserted rows as written, then the updated ones.
@@ -33,35 +38,52 @@ extension ManagedObjectContext {
             object.version = 1
             object.committedSlots = object.slots
         }
+        if !result.refreshed.isEmpty {
+            // A link to an object deleted elsewhere was dropped: siblings get the row as stored.
+            for index in rows.indices {
+                guard let refreshed = result.refreshed[rows[index].id], let object = insertedSet[rows[index].id] else { continue }
+                takeRefreshed(refreshed, into: object)
+                rows[index] = StoredRow(id: refreshed.id, version: refreshed.version, slots: object.slots)
+            }
+        }
         for object in updatedSet.values {
             let id = object.objectID!
             changedKeys[id] = Set(object.changedSlots.map { id.entity.properties[$0].name })
-            if let refreshed = result.refreshed[id] {
-                for slot in refreshed.slots.indices where refreshed.slots[slot] != object.slots[slot] {
-                    pending.noteOldValue(of: object, slot: slot)
-                    object.slots[slot] = refreshed.slots[slot]
-                    pending.noteUpdate(object, key: id.entity.properties[slot].name)
-                }
-            }
             object.version = result.versions[id] ?? object.version + 1
+            if let refreshed = result.refreshed[id] { takeRefreshed(refreshed, into: object) }
             object.committedSlots = object.slots
             object.changedSlots = []
             rows.append(StoredRow(id: id, version: object.version, slots: object.slots))
         }
+        let deletedIDs = Set(changes.deleted)
         for object in deletedSet.values {
             if let id = object.objectID { registry[id] = nil }
             object.lifecycle = .invalidated
             object.managedObjectContext = nil
         }
+        // Rows the store changed so that nothing points at a deleted row: this context takes
+        // them in as a merge would, and siblings get them as updates.
+        var updatedIDs = Set(updatedSet.values.compactMap(\.objectID))
+        for (id, detached) in result.detached {
+            rows.append(detached.row)
+            changedKeys[id] = detached.keys
+            updatedIDs.insert(id)
+            if let object = registered(id) {
+                apply(detached.row, changedKeys: detached.keys, to: object, gone: deletedIDs, into: &pending)
+            }
+        }
         let save = DidSave(
             insertedIDs: insertedIDs,
-            updatedIDs: Set(updatedSet.values.compactMap(\.objectID)),
-            deletedIDs: Set(changes.deleted),
-            changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self))
+            updatedIDs: updatedIDs,
+            deletedIDs: deletedIDs,
+            changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self), sequence: sequence)
         registerSavedInserts()
         updatedSet = [:]
         deletedSet = [:]
+        pendingLinks = [:]
+        behindStore = [:]
         processPendingChanges()
+        noteOwnSave(sequence, deletedIDs: deletedIDs)
         postDidSave(save)
         coordinator.broadcast(save)
     }
@@ -83,8 +105,26 @@ extension ManagedObjectContext {
             for slot in object.changedSlots { changed[slot] = object.slots[slot] }
             changes.updated.append(RowUpdate(id: object.objectID!, baseVersion: object.version, changes: changed, committed: object.committedSlots))
         }
-        changes.deleted = deletedSet.values.compactMap(\.objectID)
+        changes.deleted.reserveCapacity(deletedSet.count)
+        for object in deletedSet.values {
+            guard let id = object.objectID else { continue }
+            changes.deleted.append(id)
+            changes.deletedBases[id] = RowDelete(id: id, baseVersion: object.version, committed: object.committedSlots)
+        }
         return (changes, insertedIDs)
+    }
+
+    /// Takes the values the store holds for a saved object (they differ from what this context
+    /// wrote: merged with a sibling's change, or a link to a deleted object dropped).
+    private func takeRefreshed(_ refreshed: StoredRow, into object: ManagedObject) {
+        guard let id = object.objectID else { return }
+        for slot in refreshed.slots.indices where refreshed.slots[slot] != object.slots[slot] {
+            if case .unloaded = refreshed.slots[slot] { continue }
+            pending.noteOldValue(of: object, slot: slot)
+            object.slots[slot] = refreshed.slots[slot]
+            pending.noteUpdate(object, key: id.entity.properties[slot].name)
+        }
+        object.version = refreshed.version
     }
 
     /// Moves the saved inserts from the strongly held inserted set to the weak registry. One
@@ -102,8 +142,12 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, updated and deleted
     /// objects get their saved values back.
     public func rollback() {
+        checkQueue("rollback()")
         processPendingChanges()
         deferredError = nil
+        keylessInserts = [:]
+        keylessLinks = []
+        pendingLinks = [:]
         for object in insertedSet.values {
             if let id = object.objectID { registry[id] = nil }
             object.lifecycle = .invalidated
@@ -112,7 +156,10 @@ extension ManagedObjectContext {
         }
         for object in Array(updatedSet.values) + Array(deletedSet.values) {
             guard let id = object.objectID else { continue }
-            let keys = (0..<object.slots.count).filter { object.slots[$0] != object.committedSlots[$0] }
+            // An object that comes back from a delete reappears whole: every property counts as
+            // changed, so that live results reading it through a relationship see it again.
+            let comesBack = object.lifecycle == .deleted
+            let keys = (0..<object.slots.count).filter { comesBack || object.slots[$0] != object.committedSlots[$0] }
             for slot in keys { pending.noteOldValue(of: object, slot: slot) }
             object.slots = object.committedSlots
             object.changedSlots = []
@@ -123,6 +170,13 @@ extension ManagedObjectContext {
         insertedSet = [:]
         updatedSet = [:]
         deletedSet = [:]
+        // Saved values a merge left behind the store's (kept as the base of a conflict check)
+        // are read again, so that a rolled-back object shows what the store holds.
+        let behind = behindStore
+        behindStore = [:]
+        for entry in behind.values where entry.object.lifecycle == .persisted {
+            refresh(entry.object, mergeChanges: false)
+        }
         processPendingChanges()
     }
 
@@ -130,6 +184,7 @@ extension ManagedObjectContext {
     /// the reloaded values; without, they are discarded. An object the store no longer has is
     /// reported as deleted.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue("refresh(_:mergeChanges:)")
         guard object.managedObjectContext === self, object.lifecycle == .persisted || object.lifecycle == .deleted,
               let id = object.objectID else { return }
         let row: StoredRow?

@@ -28,7 +28,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The serial queue the context is confined to.
     public let queue: DispatchQueue
     let coordinator: StoreCoordinator
-    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Whether entry points check the queue (see ``checksQueueConfinement``), fixed at creation.
+    let checksQueue = ManagedObjectContext.checksQueueConfinement
 
     /// How `save()` resolves a conflict with a change saved elsewhere. ``MergePolicy/error`` by
     /// default.
@@ -57,6 +59,30 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// position in the model's entities).
     @exclusivity(unchecked) var reservedKeys: [Range<Int64>] = []
     private var isProcessingPendingChanges = false
+    /// The objects whose unsaved relationship changes added or removed a link to an object, by
+    /// that object's ID (see ``overlayingPendingLinks(_:owner:slot:)``). Cleared by a save.
+    @exclusivity(unchecked) var pendingLinks: [ObjectID: [ObjectIdentifier: ManagedObject]] = [:]
+    /// Objects whose saved values a merge left behind the store's (a local change of the same
+    /// property, or a local delete, keeps them as the base of the conflict check), with the
+    /// store's newer values of those properties: setting one of those is what undoes a local
+    /// change, and a rollback reads the object again.
+    @exclusivity(unchecked) var behindStore: [ObjectIdentifier: BehindStore] = [:]
+    /// Inserted objects the store could not give a key yet, by identity; `save()` retries.
+    @exclusivity(unchecked) var keylessInserts: [ObjectIdentifier: ManagedObject] = [:]
+    /// Links made to them, applied when they get their keys.
+    @exclusivity(unchecked) var keylessLinks: [KeylessLink] = []
+    /// How many objects merges have materialised for observers (the context did not hold them).
+    @exclusivity(unchecked) var objectsBroughtIn = 0
+    /// Every save numbered up to this one has been merged here, or was this context's own.
+    @exclusivity(unchecked) var mergedSequence: UInt64 = 0
+    /// Saves of siblings that arrived before an earlier one (see ``StoreCoordinator/save``).
+    @exclusivity(unchecked) var waitingSaves: [UInt64: DidSave] = [:]
+    /// This context's own saves numbered after ``mergedSequence``.
+    @exclusivity(unchecked) var ownSequences: Set<UInt64> = []
+    /// Objects this context deleted in saves numbered after ``mergedSequence``: an earlier
+    /// sibling save still to merge must not bring them back.
+    @exclusivity(unchecked) var ownDeletes: [ObjectID: UInt64] = [:]
+    @exclusivity(unchecked) var isMergingInOrder = false
 
     private let objectsDidChangeSubject = PassthroughSubject<ObjectsDidChange, Never>()
     private let didSaveSubject = PassthroughSubject<DidSave, Never>()
@@ -66,57 +92,106 @@ public final class ManagedObjectContext: @unchecked Sendable {
         self.queue = queue
         self.coordinator = coordinator
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-        coordinator.register(self)
+        mergedSequence = coordinator.register(self)
     }
 
     /// The model of the store.
     public var model: ObjectModel { coordinator.model }
 
     /// Posts what changed, on this context's queue, whenever pending changes are processed.
+    ///
+    /// A subscriber here may look at any object, so while one is subscribed, merges bring in
+    /// every object a sibling saved (live results declare what they need instead).
     public var objectsDidChange: AnyPublisher<ObjectsDidChange, Never> {
         objectsDidChangeSubject
             .handleEvents(
-                receiveSubscription: { [weak self] _ in self?.objectsDidChangeObservers.add(1, ordering: .relaxed) },
-                receiveCancel: { [weak self] in self?.objectsDidChangeObservers.subtract(1, ordering: .relaxed) })
+                receiveSubscription: { [weak self] _ in
+                    self?.objectsDidChangeObservers.add(1, ordering: .relaxed)
+                    self?.observersOfEverything.add(1, ordering: .relaxed)
+                },
+                receiveCancel: { [weak self] in
+                    self?.objectsDidChangeObservers.subtract(1, ordering: .relaxed)
+                    self?.observersOfEverything.subtract(1, ordering: .relaxed)
+                })
             .eraseToAnyPublisher()
     }
 
-    /// How many subscribers ``objectsDidChange`` has (subscriptions minus cancellations), from
-    /// any thread: a merge brings in objects the context does not hold only for them.
+    /// Follows ``objectsDidChange`` for an observer that only needs objects of `entityNames`
+    /// (a fetched-results controller: its entities and those on its refreshing key paths), so
+    /// that merges bring in objects of those entities only.
+    func observeChanges(of entityNames: Set<String>, _ receive: @escaping (ObjectsDidChange) -> Void) -> AnyCancellable {
+        objectsDidChangeObservers.add(1, ordering: .relaxed)
+        mergeInterests.add(entityNames)
+        let subscription = objectsDidChangeSubject.sink(receiveValue: receive)
+        return AnyCancellable { [weak self] in
+            subscription.cancel()
+            guard let self else { return }
+            objectsDidChangeObservers.subtract(1, ordering: .relaxed)
+            mergeInterests.remove(entityNames)
+        }
+    }
+
+    /// How many observers ``objectsDidChange`` has (subscriptions minus cancellations), from
+    /// any thread: without any, no notification is built.
     private let objectsDidChangeObservers = Atomic<Int>(0)
+    /// How many of them may look at any object (subscribers of ``objectsDidChange``).
+    private let observersOfEverything = Atomic<Int>(0)
+    /// For the other observers, how many need objects of each entity, by name.
+    private let mergeInterests = MergeInterests()
 
     /// Whether anything may be watching ``objectsDidChange``.
     var hasObjectsDidChangeObservers: Bool { objectsDidChangeObservers.load(ordering: .relaxed) > 0 }
+
+    /// Which objects of a sibling's save a merge brings in when the context does not hold them:
+    /// `nil` for every entity, else the entities some observer needs.
+    var mergeInterest: Set<String>? {
+        if observersOfEverything.load(ordering: .relaxed) > 0 { return nil }
+        return mergeInterests.names
+    }
 
     /// Posts what each successful `save()` of this context wrote, on this context's queue.
     public var didSave: AnyPublisher<DidSave, Never> { didSaveSubject.eraseToAnyPublisher() }
 
     // MARK: Queue
 
-    /// Whether the caller is running on this context's queue.
-    public var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+    /// Whether the caller is running on this context's queue: inside one of its `perform` or
+    /// `performAndWait` blocks (however deeply nested in other contexts' blocks), or in a block
+    /// submitted to ``queue`` directly.
+    public var isOnQueue: Bool {
+        QueueFrames.holds(self) || DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
 
     /// Runs `block` on the context's queue and returns at once; pending changes are processed
     /// when it ends.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            block()
-            processPendingChanges()
+            QueueFrames.run(holding: self) {
+                block()
+                processPendingChanges()
+            }
         }
     }
 
-    /// Runs `block` on the context's queue and waits for it (inline if already on the queue);
-    /// pending changes are processed when it ends.
+    /// Runs `block` on the context's queue and waits for it; pending changes are processed
+    /// when it ends.
+    ///
+    /// Already on the queue — including inside another context's `performAndWait` that was
+    /// itself called from this context's block (view → background → view, as Core Data code
+    /// nests them) — the block runs inline.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue {
-            let result = try block()
-            processPendingChanges()
-            return result
+            return try QueueFrames.run(holding: self) {
+                let result = try block()
+                processPendingChanges()
+                return result
+            }
         }
         return try queue.sync {
-            let result = try block()
-            processPendingChanges()
-            return result
+            try QueueFrames.run(holding: self) {
+                let result = try block()
+                processPendingChanges()
+                return result
+            }
         }
     }
 
@@ -130,9 +205,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: State
 
     /// Whether there are unsaved inserts, updates or deletes.
-    public var hasChanges: Bool { !insertedSet.isEmpty || !updatedSet.isEmpty || !deletedSet.isEmpty }
-    /// Objects inserted and not saved yet.
-    public var insertedObjects: Set<ManagedObject> { Set(insertedSet.values) }
+    public var hasChanges: Bool {
+        !insertedSet.isEmpty || !updatedSet.isEmpty || !deletedSet.isEmpty || !keylessInserts.isEmpty
+    }
+    /// Objects inserted and not saved yet (including any still waiting for a key from the
+    /// store, see ``insert(_:)``).
+    public var insertedObjects: Set<ManagedObject> { Set(insertedSet.values).union(keylessInserts.values) }
     /// Saved objects with unsaved changes.
     public var updatedObjects: Set<ManagedObject> { Set(updatedSet.values) }
     /// Objects deleted and not saved yet.
@@ -200,17 +278,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.version = row.version
         object.lifecycle = .persisted
         register(object)
+        takeStoredTargetsOfNewObject(object)
         return object
     }
 
     /// The object with `id`: the registered one, or one read from the store; `nil` if the store
     /// has none.
     public func object(with id: ObjectID) -> ManagedObject? {
-        try? existingObject(with: id)
+        checkQueue("object(with:)")
+        return try? existingObject(with: id)
     }
 
     /// The object with `id`, or an error if the store has none.
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        checkQueue("existingObject(with:)")
         if let object = registered(id) { return object }
         guard let row = try coordinator.store.row(for: id) else { throw ObjectGraphError.objectNotFound(id) }
         return materialize(row)
@@ -223,6 +304,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every object: the context starts empty. Unsaved changes are lost.
     public func reset() {
+        checkQueue("reset()")
         for object in registry.values.compactMap(\.object) + insertedSet.values {
             object.lifecycle = .invalidated
             object.managedObjectContext = nil
@@ -231,6 +313,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         insertedSet = [:]
         updatedSet = [:]
         deletedSet = [:]
+        keylessInserts = [:]
+        keylessLinks = []
+        pendingLinks = [:]
+        behindStore = [:]
         pending = nextPendingChanges()
         deferredError = nil
     }
@@ -249,8 +335,17 @@ extension ManagedObjectContext {
         // Handed over, not shared: `body` is made here and only ever run on the queue, once.
         nonisolated(unsafe) let work = body
         queue.async { [self] in
-            work()
-            processPendingChanges()
+            QueueFrames.run(holding: self) {
+                work()
+                processPendingChanges()
+            }
         }
     }
+}
+
+/// An object whose saved values are older than the store's, and the store's values of the
+/// properties concerned (see ``ManagedObjectContext/behindStore``).
+struct BehindStore {
+    let object: ManagedObject
+    var newest: [Int: PropertyValue] = [:]
 }

@@ -2,6 +2,10 @@ import Foundation
 import Streams
 
 extension FetchedResultsController {
+    /// The entities whose objects merges must bring in for this controller: its own, and those
+    /// its refreshing key paths reach.
+    var entityNamesToMerge: Set<String> { entityNames.union(refreshPaths.reachedEntityNames) }
+
     /// Applies one batch of context changes: finds the old place of every affected object by
     /// binary search in the world as it was, takes those objects out, puts back the ones that
     /// still match at their new place, and reports the difference.
@@ -18,10 +22,11 @@ extension FetchedResultsController {
         for object in change.refreshed { consider(object) }
         for object in change.deleted { consider(object) }
         if !refreshPaths.isEmpty {
+            // Every object that reaches the change, fetched or not: one that did not match may
+            // match now (its predicate reads the related value), and must be inserted.
             for object in change.updated + change.refreshed {
                 guard let id = object.objectID, let keys = change.changedKeys[id] else { continue }
-                for origin in refreshPaths.origins(of: object, changedKeys: keys, in: managedObjectContext)
-                where fetchedIdentities.contains(ObjectIdentifier(origin)) {
+                for origin in refreshPaths.origins(of: object, changedKeys: keys, in: managedObjectContext) {
                     consider(origin)
                 }
             }

@@ -86,7 +86,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))
         sectionTable = sectionNameKeyPath.map { keyPath in SectionTable(sortedNames: objects.lazy.map { $0[keyPath: keyPath] }) } ?? SectionTable()
         if observation == nil {
-            observation = managedObjectContext.objectsDidChange.sink { [weak self] change in
+            observation = managedObjectContext.observeChanges(of: entityNamesToMerge) { [weak self] change in
                 self?.apply(change)
             }
         }

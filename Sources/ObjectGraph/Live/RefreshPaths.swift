@@ -54,6 +54,18 @@ struct RefreshPaths {
 
     var isEmpty: Bool { paths.isEmpty }
 
+    /// The entities a change along some path can come from (every entity a path reaches, with
+    /// its subentities): a merge must bring in their objects for the walk back to start.
+    var reachedEntityNames: Set<String> {
+        var names: Set<String> = []
+        for path in paths {
+            for entity in path.hops.dropFirst().map(\.sourceEntity) + [path.finalEntity] {
+                names.formUnion(entity.selfAndSubentityNames)
+            }
+        }
+        return names
+    }
+
     /// The objects at the start of some path that reach `object` through a change of `keys`:
     /// for every level at which `object` can stand on a path, if it changed the component read
     /// at that level, walk the inverses back to level zero.

@@ -28,6 +28,9 @@ final class ReadOnlyStore: PersistentStore {
         try base.targets(of: id, relationship: relationship)
     }
 
+    /// The base store closes with its container.
+    func close() {}
+
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         throw Self.refusal
     }

@@ -30,6 +30,48 @@ public enum PropertyValue: Hashable, Sendable {
     case unloaded
 }
 
+extension PropertyValue {
+    /// Whether two values are the same value. Doubles compare by their bits, as change tracking
+    /// needs: `-0.0` over `0.0` is a change to save (the sign is data), and the same NaN written
+    /// again is not (with `==` of `Double`, NaN is never equal to itself).
+    @inlinable
+    public static func == (lhs: PropertyValue, rhs: PropertyValue) -> Bool {
+        // One switch on the left value, the right one matched in place: no tuple of copies.
+        switch lhs {
+        case .string(let a): if case .string(let b) = rhs { return a == b }
+        case .integer(let a): if case .integer(let b) = rhs { return a == b }
+        case .double(let a): if case .double(let b) = rhs { return a.bitPattern == b.bitPattern }
+        case .bool(let a): if case .bool(let b) = rhs { return a == b }
+        case .null: if case .null = rhs { return true }
+        case .date(let a):
+            if case .date(let b) = rhs { return a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern }
+        case .data(let a): if case .data(let b) = rhs { return a == b }
+        case .uuid(let a): if case .uuid(let b) = rhs { return a == b }
+        case .object(let a): if case .object(let b) = rhs { return a == b }
+        case .objects(let a): if case .objects(let b) = rhs { return a == b }
+        case .unloaded: if case .unloaded = rhs { return true }
+        }
+        return false
+    }
+
+    /// Hashes the same bits that ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .integer(let value): hasher.combine(2); hasher.combine(value)
+        case .double(let value): hasher.combine(3); hasher.combine(value.bitPattern)
+        case .string(let value): hasher.combine(4); hasher.combine(value)
+        case .date(let value): hasher.combine(5); hasher.combine(value.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let value): hasher.combine(6); hasher.combine(value)
+        case .uuid(let value): hasher.combine(7); hasher.combine(value)
+        case .object(let value): hasher.combine(8); hasher.combine(value)
+        case .objects(let value): hasher.combine(9); hasher.combine(value)
+        case .unloaded: hasher.combine(10)
+        }
+    }
+}
+
 /// The attribute types the object graph stores, and how each maps to a ``PropertyValue``.
 public enum AttributeType: String, Sendable, CaseIterable {
     case bool, integer, double, string, date, data, uuid

@@ -3,11 +3,24 @@ import Streams
 /// A store that keeps rows in memory, with the semantics of the SQLite store: versions,
 /// conflicts, merge policies and primary keys work the same, so tests on it hold for SQLite.
 final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // `lock` protects `tables`, `nextKeys` and `uniqueIndex`.
+    // `lock` protects `tables`, `nextKeys`, `uniqueIndex` and `isClosed`.
     private let lock = Lock()
     private var tables: [String: [Int64: StoredRow]] = [:]
     private var nextKeys: [String: Int64] = [:]
     private var uniqueIndex = InMemoryUniqueIndex()
+    private var isClosed = false
+
+    func close() {
+        lock.withLock {
+            isClosed = true
+            tables = [:]
+        }
+    }
+
+    /// Throws once closed; called with the lock held.
+    private func checkOpen() throws(ObjectGraphError) {
+        if isClosed { throw .storeClosed(path: path) }
+    }
 
     let path = ":memory:"
 
@@ -15,25 +28,30 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
     var queryEngine: (any StoreQueryEngine)? { nil }
 
     func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
-        lock.withLock {
-            let first = nextKeys[root.rootName, default: 1]
-            nextKeys[root.rootName] = first + Int64(count)
-            return first...(first + Int64(count) - 1)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        let first = nextKeys[root.rootName, default: 1]
+        nextKeys[root.rootName] = first + Int64(count)
+        return first...(first + Int64(count) - 1)
     }
 
     func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow] {
         let names = Set(entities.map(\.name))
         let roots = Set(entities.map(\.rootName))
-        return lock.withLock {
-            roots.flatMap { root in
-                (tables[root] ?? [:]).values.filter { names.contains($0.id.entity.name) }
-            }
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        return roots.flatMap { root in
+            (tables[root] ?? [:]).values.filter { names.contains($0.id.entity.name) }
         }
     }
 
     func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow? {
-        lock.withLock { tables[id.entity.rootName]?[id.primaryKey] }
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        return tables[id.entity.rootName]?[id.primaryKey]
     }
 
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
@@ -44,6 +62,7 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         lock.lock()
         defer { lock.unlock() }
+        try checkOpen()
         // First decide every update and check uniqueness without touching the tables, so that a
         // conflict under `.error` or a collision leaves them exactly as they were; then write,
         // in place.
@@ -74,23 +93,47 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             writes.append((row, refresh))
             replaced.append(current)
         }
+        var result = StoreSaveResult()
+        var deletes: [ObjectID] = []
+        for id in changes.deleted {
+            let current = tables[id.entity.rootName]?[id.primaryKey]
+            switch resolution(of: changes.deletedBases[id], id: id, current: current, policy: policy) {
+            case .perform: deletes.append(id)
+            case .alreadyGone: break
+            case .conflict(let conflict): conflicts.append(conflict)
+            }
+        }
+        // A link to a row deleted elsewhere cannot be written: a conflict under `.error`, else dropped.
+        var gone = Set(deletes)
+        for (target, owners) in linkedTargets(of: changes).sorted(by: { $0.key < $1.key })
+        where !gone.contains(target) && tables[target.entity.rootName]?[target.primaryKey] == nil {
+            if policy == .error { conflicts += owners.map { MergeConflict(objectID: $0.owner, keys: [$0.key]) } }
+            gone.insert(target)
+        }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
         try checkUniqueness(changes, writes: writes.map(\.row), replaced: replaced)
 
-        var result = StoreSaveResult()
+        var replacedRows: [StoredRow] = []
+        replacedRows.reserveCapacity(writes.count)
         for (row, refresh) in writes {
+            if let current = tables[row.id.entity.rootName]?[row.id.primaryKey] { replacedRows.append(current) }
             tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = row
             result.versions[row.id] = row.version
             if refresh { result.refreshed[row.id] = row }
+        }
+        // Once every row is written, so that a later write cannot undo the change.
+        for before in replacedRows {
+            if let after = tables[before.id.entity.rootName]?[before.id.primaryKey] { dropMovedKeys(from: before, to: after, into: &result) }
         }
         for row in changes.inserted {
             var stored = row
             stored.version = 1
             tables[row.id.entity.rootName, default: [:]][row.id.primaryKey] = stored
         }
-        for id in changes.deleted {
+        for id in deletes {
             tables[id.entity.rootName]?[id.primaryKey] = nil
         }
+        if !gone.isEmpty { removeLinks(to: gone, saved: changes, into: &result) }
         return result
     }
 
@@ -118,5 +161,63 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             throw .uniquenessViolation(UniquenessConflict.ordered(conflicts))
         }
         uniqueIndex.commit()
+    }
+
+    /// A key (a to-one with a to-many inverse) that `new` moves away from the row `current`
+    /// pointed at: that row's to-many set loses the owner here, gets a new version and is
+    /// reported, as SQLite reports it (where the set is derived from the keys). The context that
+    /// saved may have read another value, so this is not always a row it wrote. Lock held.
+    private func dropMovedKeys(from current: StoredRow, to new: StoredRow, into result: inout StoreSaveResult) {
+        for property in new.id.entity.properties {
+            guard let relationship = property.relationship, !relationship.isToMany, relationship.inverseIsToMany,
+                  let inverse = relationship.inverseIndex, let inverseName = relationship.inverseName,
+                  case .object(let former) = current.slots[property.index], current.slots[property.index] != new.slots[property.index],
+                  var formerRow = tables[former.entity.rootName]?[former.primaryKey],
+                  case .objects(let members) = formerRow.slots[inverse], members.contains(new.id) else { continue }
+            formerRow.slots[inverse] = .objects(members.subtracting([new.id]))
+            formerRow.version += 1
+            tables[former.entity.rootName]?[former.primaryKey] = formerRow
+            if result.versions[former] != nil || result.refreshed[former] != nil {
+                result.versions[former] = formerRow.version
+                result.refreshed[former] = formerRow
+            } else {
+                result.detached[former, default: DetachedRow(row: formerRow, keys: [])].keys.insert(inverseName)
+                result.detached[former]?.row = formerRow
+            }
+        }
+    }
+
+    /// Removes every link to the rows in `gone` from every row, so that no row points at a row
+    /// that does not exist; the rows changed get a new version and are reported: as refreshed
+    /// if the save wrote them, as detached otherwise. Called with the lock held.
+    private func removeLinks(to gone: Set<ObjectID>, saved changes: StoreChanges, into result: inout StoreSaveResult) {
+        var saved: Set<ObjectID> = []
+        for row in changes.inserted { saved.insert(row.id) }
+        for update in changes.updated { saved.insert(update.id) }
+        for (root, rows) in tables {
+            for (key, var row) in rows {
+                var keys: Set<String> = []
+                for property in row.id.entity.properties where property.relationship != nil {
+                    switch row.slots[property.index] {
+                    case .object(let target) where gone.contains(target):
+                        row.slots[property.index] = .null
+                        keys.insert(property.name)
+                    case .objects(let targets) where !targets.isDisjoint(with: gone):
+                        row.slots[property.index] = .objects(targets.subtracting(gone))
+                        keys.insert(property.name)
+                    default: break
+                    }
+                }
+                guard !keys.isEmpty else { continue }
+                row.version += 1
+                tables[root]?[key] = row
+                if saved.contains(row.id) {
+                    result.versions[row.id] = row.version
+                    result.refreshed[row.id] = row
+                } else {
+                    result.detached[row.id] = DetachedRow(row: row, keys: keys)
+                }
+            }
+        }
     }
 }

@@ -33,20 +33,59 @@ struct RowUpdate: Sendable {
     let committed: [PropertyValue]
 }
 
+/// A delete to save: the version and values the object was read at, so that a delete racing a
+/// change saved elsewhere (a new link to the object, say) is a conflict like an update's.
+struct RowDelete: Sendable {
+    let id: ObjectID
+    let baseVersion: Int64
+    let committed: [PropertyValue]
+}
+
 /// Everything one `save()` writes, in one transaction.
 struct StoreChanges: Sendable {
     var inserted: [StoredRow] = []
     var updated: [RowUpdate] = []
     var deleted: [ObjectID] = []
+    /// The read version of each deleted object; a delete without one is not checked.
+    var deletedBases: [ObjectID: RowDelete] = [:]
 }
 
 /// What a save did, for the context to bring its objects up to date.
 struct StoreSaveResult: Sendable {
     /// The new version of every updated row. Inserted rows start at version 1.
     var versions: [ObjectID: Int64] = [:]
-    /// Rows that changed in the store beyond what the context wrote (a sibling's change to other
-    /// keys, or keys the store kept under the store-wins policy): their current values.
+    /// Rows of the save's inserts and updates that changed in the store beyond what the context
+    /// wrote (a sibling's change to other keys, keys the store kept under the store-wins
+    /// policy, a link to a deleted object dropped): their current values, to-many loaded.
     var refreshed: [ObjectID: StoredRow] = [:]
+    /// Rows outside the save that the store changed so that no row points at a deleted one
+    /// (links to the save's deletes, or to rows deleted elsewhere, removed; the objects on the
+    /// other side of a deleted object's relationships), with the keys that changed. To-many
+    /// slots are `.unloaded`.
+    var detached: [ObjectID: DetachedRow] = [:]
+}
+
+/// An object that links to another through the relationship `key` (see
+/// ``PersistentStore/linkedTargets(of:)``).
+struct LinkOwner {
+    let owner: ObjectID
+    let key: String
+}
+
+/// A row the store changed on its own to keep references valid, and which keys changed.
+struct DetachedRow: Sendable {
+    var row: StoredRow
+    var keys: Set<String>
+}
+
+/// What becomes of one delete, given the row as it is now in the store.
+enum DeleteResolution {
+    /// Delete the row.
+    case perform
+    /// The row is already gone: nothing to do.
+    case alreadyGone
+    /// Changed elsewhere since read, under ``MergePolicy/error``.
+    case conflict(MergeConflict)
 }
 
 /// How a save resolves a conflict with a change saved elsewhere to the same property.
@@ -78,6 +117,9 @@ protocol PersistentStore: AnyObject, Sendable {
     /// ``rows(of:)`` and evaluates in memory (the in-memory store, whose rows are all in
     /// memory anyway).
     var queryEngine: (any StoreQueryEngine)? { get }
+    /// Checkpoints and closes; every later call throws ``ObjectGraphError/storeClosed(path:)``.
+    /// Idempotent.
+    func close()
 }
 
 extension PersistentStore {
@@ -109,6 +151,64 @@ extension PersistentStore {
             break
         }
         return (write, nil, true)
+    }
+
+    /// Decides one delete. A row changed since the object was read — for example by a new link
+    /// to it, which changes its to-many relationship — conflicts as an update would under
+    /// `.error`: the save fails naming the keys that changed. Under `.storeWins` and
+    /// `.objectWins` the delete wins (a deleted object has no property to keep), and the store
+    /// removes every link to the row. `current` has its to-many slots loaded when its version
+    /// differs from the delete's.
+    func resolution(of delete: RowDelete?, id: ObjectID, current: StoredRow?, policy: MergePolicy) -> DeleteResolution {
+        guard let current else { return .alreadyGone }
+        guard let delete, current.version != delete.baseVersion else { return .perform }
+        switch policy {
+        case .error:
+            let keys = current.slots.indices.filter { slot in
+                delete.committed.indices.contains(slot) && current.slots[slot] != delete.committed[slot]
+            }.map { id.entity.properties[$0].name }
+            return .conflict(MergeConflict(objectID: id, keys: keys.isEmpty ? ["(changed elsewhere)"] : keys))
+        case .storeWins, .objectWins: return .perform
+        }
+    }
+
+    /// The objects the save links to (to-one values and to-many additions it writes), with the
+    /// objects and keys that link to each; objects the save inserts are left out. The store
+    /// checks that each still exists.
+    func linkedTargets(of changes: StoreChanges) -> [ObjectID: [LinkOwner]] {
+        var targets: [ObjectID: [LinkOwner]] = [:]
+        func note(_ value: PropertyValue, before: PropertyValue?, owner: ObjectID, slot: Int) {
+            let name = owner.entity.properties[slot].name
+            switch value {
+            case .object(let target):
+                targets[target, default: []].append(LinkOwner(owner: owner, key: name))
+            case .objects(let set):
+                var added = set
+                if case .objects(let old)? = before { added.subtract(old) }
+                for target in added { targets[target, default: []].append(LinkOwner(owner: owner, key: name)) }
+            default: break
+            }
+        }
+        // A bulk insert is mostly of one entity, often without relationships: look its
+        // relationships up once, not per row.
+        var entity: EntityDescription?
+        var relationshipSlots: [Int] = []
+        for row in changes.inserted {
+            if row.id.entity !== entity {
+                entity = row.id.entity
+                relationshipSlots = row.id.entity.properties.filter { $0.relationship != nil }.map(\.index)
+            }
+            for slot in relationshipSlots { note(row.slots[slot], before: nil, owner: row.id, slot: slot) }
+        }
+        for update in changes.updated {
+            for (slot, value) in update.changes where update.id.entity.properties[slot].relationship != nil {
+                note(value, before: update.committed.indices.contains(slot) ? update.committed[slot] : nil, owner: update.id, slot: slot)
+            }
+        }
+        guard !targets.isEmpty, !changes.inserted.isEmpty else { return targets }
+        // Objects the save inserts exist once it is written.
+        for row in changes.inserted { targets[row.id] = nil }
+        return targets
     }
 
     /// Applies a to-many change as additions and removals relative to what the context read,

@@ -57,9 +57,21 @@ final class SQLiteConnection {
         }
     }
 
+    /// Set by ``close()``: every later call throws ``ObjectGraphError/storeClosed(path:)``.
+    private(set) var isClosed = false
+
     deinit {
+        close()
+    }
+
+    /// Folds the WAL into the database file and closes the handle, so that the file alone holds
+    /// every commit (SQLite removes the WAL when the last connection closes). Idempotent.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements = [:]  // finalizes them before the handle closes
         queryStatements = [:]
+        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)  // best effort: readers elsewhere may hold it
         sqlite3_close_v2(handle)
     }
 
@@ -69,6 +81,7 @@ final class SQLiteConnection {
     func statement(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
         updateTracing()
         if let cached = statements[sql] { return cached }
+        if isClosed { throw .storeClosed(path: path) }
         let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
         statements[sql] = statement
         return statement
@@ -90,6 +103,7 @@ final class SQLiteConnection {
 
     /// A statement for one use (schema checks at open time), finalized when released.
     func prepare(_ sql: String, flags: UInt32 = 0) throws(ObjectGraphError) -> SQLiteStatement {
+        if isClosed { throw .storeClosed(path: path) }
         updateTracing()
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil)
@@ -102,6 +116,7 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that return nothing (schema creation, pragmas).
     func execute(_ sql: String) throws(ObjectGraphError) {
+        if isClosed { throw .storeClosed(path: path) }
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         if code != SQLITE_OK { throw error(code: code, doing: sql) }
     }

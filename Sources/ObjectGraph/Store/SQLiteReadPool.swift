@@ -17,10 +17,11 @@ import Streams
 /// Connections are opened on demand, up to ``maximumReaders``; a caller beyond that waits for
 /// one to come back. They close when the pool goes away.
 final class SQLiteReadPool: @unchecked Sendable {
-    // `lock` protects `idle`. A connection is either in `idle` or lent to exactly one caller,
+    // `lock` protects `idle` and `isClosed`. A connection is either in `idle` or lent to exactly one caller,
     // who uses it without the lock; `permits` counts the connections that may still be lent.
     private let lock = Lock()
     private var idle: [SQLiteConnection] = []
+    private var isClosed = false
     private let permits: DispatchSemaphore
     let path: String
     /// Where the readers report their statements (see ``SQLLog``).
@@ -82,13 +83,26 @@ final class SQLiteReadPool: @unchecked Sendable {
         withExtendedLifetime(closing) {}  // released here, outside the lock
     }
 
+    /// Closes the idle connections now and each lent one when it comes back; later reads throw
+    /// ``ObjectGraphError/storeClosed(path:)``. Idempotent.
+    func close() {
+        lock.withLock { isClosed = true }
+        closeIdleConnections()
+    }
+
     private func borrow() throws(ObjectGraphError) -> SQLiteConnection {
-        if let connection = lock.withLock({ idle.popLast() }) { return connection }
+        let (closed, connection) = lock.withLock { (isClosed, isClosed ? nil : idle.popLast()) }
+        if closed { throw .storeClosed(path: path) }
+        if let connection { return connection }
         // Opened outside the lock: it touches the file.
         return try SQLiteConnection(path: path, readOnly: true, log: log)
     }
 
     private func giveBack(_ connection: SQLiteConnection) {
-        lock.withLock { idle.append(connection) }
+        let kept = lock.withLock {
+            if !isClosed { idle.append(connection) }
+            return !isClosed
+        }
+        if !kept { connection.close() }  // outside the lock: it touches the file
     }
 }

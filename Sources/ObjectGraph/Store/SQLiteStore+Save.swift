@@ -15,11 +15,28 @@ extension SQLiteStore {
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         try withWriteTransaction { connection throws(ObjectGraphError) -> StoreSaveResult in
             var result = StoreSaveResult()
-            var conflicts: [UniquenessConflict] = []
-            try writeDeletes(changes.deleted, connection: connection)
-            let refreshedIDs = try writeUpdates(changes.updated, policy: policy, into: &result, conflicts: &conflicts, connection: connection)
-            try writeInserts(changes.inserted, conflicts: &conflicts, connection: connection)
-            guard conflicts.isEmpty else { throw .uniquenessViolation(UniquenessConflict.ordered(conflicts)) }
+            var uniqueness: [UniquenessConflict] = []
+            // Deletes are checked like updates, and no row may point at a deleted one: see
+            // SQLiteStore+References.swift. What the deleted rows and the moved keys pointed at is
+            // read first; then the deleted rows go, so that the values they held under a
+            // uniqueness constraint are free for the updates and inserts.
+            let deletes = try resolveDeletes(changes, policy: policy, connection: connection)
+            var owners = try formerTargetsOfMovedKeys(changes.updated, connection: connection)
+            owners.merge(try ownersThroughKeys(of: deletes.perform, connection: connection)) { $0.union($1) }
+            try writeDeletes(deletes.perform, connection: connection)
+            var refreshedIDs: [ObjectID]
+            do throws(ObjectGraphError) {
+                refreshedIDs = try writeUpdates(changes.updated, policy: policy, into: &result, conflicts: &uniqueness, connection: connection)
+            } catch .mergeConflict(let conflicts) {
+                throw .mergeConflict(conflicts + deletes.conflicts)
+            }
+            if !deletes.conflicts.isEmpty { throw .mergeConflict(deletes.conflicts) }
+            try writeInserts(changes.inserted, conflicts: &uniqueness, connection: connection)
+            guard uniqueness.isEmpty else { throw .uniquenessViolation(UniquenessConflict.ordered(uniqueness)) }
+            let linkConflicts = try enforceReferences(
+                changes, deleted: deletes.perform, owners: owners, policy: policy, into: &result, refreshing: &refreshedIDs, connection: connection)
+            if !linkConflicts.isEmpty { throw .mergeConflict(linkConflicts) }
+            try deleteOwnedPairs(of: deletes.perform, connection: connection)
             // Read after every write, so that derived to-many relationships are current.
             for id in refreshedIDs {
                 let mapping = try mapping(for: id.entity)
@@ -217,15 +234,21 @@ extension SQLiteStore {
         return order
     }
 
+    /// Deletes the rows; their join-table pairs stay until ``deleteOwnedPairs(of:connection:)``,
+    /// so that the links to them can still be followed back to the objects that held them.
     private func writeDeletes(_ ids: [ObjectID], connection: SQLiteConnection) throws(ObjectGraphError) {
         for id in ids {
-            let mapping = try mapping(for: id.entity)
-            let statement = try connection.statement(mapping.delete)
+            let statement = try connection.statement(try mapping(for: id.entity).delete)
             try statement.bind(id.primaryKey, at: 1)
             try statement.run()
-            // Pairs pointing at the object from the other side go with that side's update (the
-            // delete rule edits it); reads also skip targets whose row is gone.
-            for (_, join) in mapping.joinTables {
+        }
+    }
+
+    /// Removes the join-table pairs the deleted objects own (reads skip targets whose row is
+    /// gone; ``enforceReferences`` removed the pairs that point at them).
+    private func deleteOwnedPairs(of ids: [ObjectID], connection: SQLiteConnection) throws(ObjectGraphError) {
+        for id in ids {
+            for (_, join) in try mapping(for: id.entity).joinTables {
                 let cleanup = try connection.statement(join.deleteOwner)
                 try cleanup.bind(id.primaryKey, at: 1)
                 try cleanup.run()

@@ -57,6 +57,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan()) throws(ObjectGraphError) {
         path = url.path
         self.model = model
+        try SQLiteStoreOpening.checkBeforeOpening(path: path)
         connection = try SQLiteConnection(path: path, log: sqlLog)
         let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
         schema = SQLiteSchema(model: model, stored: stored)
@@ -220,6 +221,13 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     ) throws(ObjectGraphError) -> Result {
         defer { sqlLog.deliverPending() }
         return try readers.read(inOneTransaction: inOneTransaction, body)
+    }
+
+    /// Checkpoints and closes the connections; later calls throw
+    /// ``ObjectGraphError/storeClosed(path:)``.
+    func close() {
+        readers.close()  // before the writer, so that it closes the file last
+        lock.withLock { connection.close() }
     }
 
     /// Runs `body` with the lock held and the connection in a write transaction.

@@ -1,3 +1,6 @@
+import CSQLite
+import Foundation
+
 /// The checks and set-up of a file when a ``SQLiteStore`` opens it.
 ///
 /// Order matters: the file is read and checked before anything can write to it, so a file that
@@ -9,6 +12,41 @@ struct SQLiteStoreOpening {
     let connection: SQLiteConnection
     let model: ObjectModel
     let plan: MigrationPlan
+
+    /// The oldest SQLite the store runs on: it writes `RETURNING` (3.35) and reads
+    /// `sqlite_schema` (3.33).
+    static let minimumLibraryVersion: Int32 = 3_035_000
+
+    /// The version of the SQLite library linked in, as `sqlite3_libversion_number()` gives it.
+    static var libraryVersionNumber: Int32 { sqlite3_libversion_number() }
+
+    /// Checks, before anything opens or creates the file, that the SQLite library is recent
+    /// enough and that the file is either missing, empty, or starts like a database.
+    static func checkBeforeOpening(path: String) throws(ObjectGraphError) {
+        try checkLibraryVersion(libraryVersionNumber, path: path)
+        try checkHeader(path: path)
+    }
+
+    /// Refuses a library older than ``minimumLibraryVersion``: on one, a save would fail midway
+    /// with a syntax error.
+    static func checkLibraryVersion(_ number: Int32, path: String) throws(ObjectGraphError) {
+        guard number < minimumLibraryVersion else { return }
+        func dotted(_ number: Int32) -> String { "\(number / 1_000_000).\(number / 1_000 % 1_000).\(number % 1_000)" }
+        throw .unsupportedSQLiteVersion(path: path, found: dotted(number), needed: dotted(minimumLibraryVersion))
+    }
+
+    /// Only a missing or zero-length file may become a new store. SQLite reads a file shorter
+    /// than its header as an empty database and would write a new store over it; any non-empty
+    /// file must start with the 16-byte header "SQLite format 3\0".
+    static func checkHeader(path: String) throws(ObjectGraphError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }  // missing: created
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard !header.isEmpty else { return }
+        if header != Data("SQLite format 3\u{0}".utf8) {
+            throw .corruptStore(path: path, message: "file is not a database")
+        }
+    }
 
     /// Prepares the file; returns its schema, which describes the model.
     func prepareFile() throws(ObjectGraphError) -> StoredSchema {
