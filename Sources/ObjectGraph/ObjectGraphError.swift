@@ -54,6 +54,15 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// was written and the context keeps its unsaved changes.
     case uniquenessViolation([UniquenessConflict])
 
+    // Batch work
+    /// A batch update cannot set a key path: it is not an `@Attribute` of the entity (a
+    /// relationship, a computed property), or the value's type cannot be stored. Nothing was
+    /// changed.
+    case invalidBatchUpdate(entity: String, keyPath: String, reason: String)
+    /// A batch's predicate has parts SQL cannot answer exactly (listed with the reason); a batch
+    /// runs wholly in SQL, so nothing was changed.
+    case batchPredicateNotTranslatable(entity: String, parts: [String])
+
     /// A sentence saying what went wrong and, where there is one, how to fix it.
     public var description: String {
         switch self {
@@ -103,6 +112,11 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case .uniquenessViolation(let conflicts):
             "The save would break uniqueness: " + conflicts.map(\.description).joined(separator: "; ")
                 + ". Nothing was written and the context keeps its changes: change one of the objects, or set the context's uniquenessPolicy to .upsert to make an inserted object update the existing one."
+        case let .invalidBatchUpdate(entity, keyPath, reason):
+            "A batch update of \(entity) cannot set \(keyPath): \(reason). Nothing was changed."
+        case let .batchPredicateNotTranslatable(entity, parts):
+            "A batch on \(entity) runs in SQL, but part of its predicate cannot: " + parts.joined(separator: "; ")
+                + ". Nothing was changed. Write the predicate over stored attributes and relationships (see explain(_:)), or fetch the objects and change them one by one."
         }
     }
 }

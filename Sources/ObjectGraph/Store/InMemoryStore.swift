@@ -3,11 +3,15 @@ import Streams
 /// A store that keeps rows in memory, with the semantics of the SQLite store: versions,
 /// conflicts, merge policies and primary keys work the same, so tests on it hold for SQLite.
 final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // `lock` protects `tables`, `nextKeys` and `uniqueIndex`.
-    private let lock = Lock()
-    private var tables: [String: [Int64: StoredRow]] = [:]
+    // `lock` protects `tables`, `nextKeys`, `uniqueIndex` and `generation` (also used by the
+    // batch work in InMemoryStore+Batch.swift).
+    let lock = Lock()
+    var tables: [String: [Int64: StoredRow]] = [:]
     private var nextKeys: [String: Int64] = [:]
-    private var uniqueIndex = InMemoryUniqueIndex()
+    var uniqueIndex = InMemoryUniqueIndex()
+    /// Counts the writes, so that a batch can tell whether the rows it matched outside the lock
+    /// are still the store's.
+    var generation = 0
 
     let path = ":memory:"
 
@@ -91,13 +95,14 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
         for id in changes.deleted {
             tables[id.entity.rootName]?[id.primaryKey] = nil
         }
+        generation += 1
         return result
     }
 
     /// Stages the save's changes in the unique index in the order the SQLite store writes them
     /// (see ``SQLiteStore/save(_:policy:)``) and commits them, or throws every collision. Called
     /// with the lock held, before anything is written.
-    private func checkUniqueness(_ changes: StoreChanges, writes: [StoredRow], replaced: [StoredRow]) throws(ObjectGraphError) {
+    func checkUniqueness(_ changes: StoreChanges, writes: [StoredRow], replaced: [StoredRow]) throws(ObjectGraphError) {
         var conflicts: [UniquenessConflict] = []
         for id in changes.deleted {
             if let row = tables[id.entity.rootName]?[id.primaryKey] { uniqueIndex.remove(row) }
