@@ -26,8 +26,7 @@ extension ManagedObjectContext {
     @discardableResult
     public func execute<T: ManagedObject>(_ update: BatchUpdate<T>) throws -> BatchResult {
         let entity = try model.requireEntity(for: T.self)
-        guard let condition = try batchCondition(update.predicate, on: entity, includesSubentities: update.includesSubentities,
-                                                 keyPaths: update.assignments.map(\.keyPath)) else { return .nothing }
+        let condition = try batchCondition(update.predicate, on: entity, keyPaths: update.assignments.map(\.keyPath))
         let resolver = LayoutKeyPathResolver(model: model)
         var values: [Int: PropertyValue] = [:]
         for assignment in update.assignments {
@@ -49,7 +48,6 @@ extension ManagedObjectContext {
                 values[property.index] = typed.value
             }
         }
-        guard !values.isEmpty else { return .nothing }
         var request = FetchRequest<T>(predicate: update.predicate)
         request.includesSubentities = update.includesSubentities
         return try runBatch(request, entity: entity, condition: condition, change: .update(values))
@@ -74,9 +72,7 @@ extension ManagedObjectContext {
     @discardableResult
     public func execute<T: ManagedObject>(_ delete: BatchDelete<T>) throws -> BatchResult {
         let entity = try model.requireEntity(for: T.self)
-        guard let condition = try batchCondition(delete.predicate, on: entity, includesSubentities: delete.includesSubentities, keyPaths: []) else {
-            return .nothing
-        }
+        let condition = try batchCondition(delete.predicate, on: entity, keyPaths: [])
         var request = FetchRequest<T>(predicate: delete.predicate)
         request.includesSubentities = delete.includesSubentities
         return try runBatch(request, entity: entity, condition: condition, change: .delete)
@@ -97,38 +93,52 @@ extension ManagedObjectContext {
 
     // MARK: Running
 
-    /// The predicate, translated exactly, with the assignments' key paths learned on the way;
-    /// `.some(nil)` for no predicate, `nil` when no object of the entities is stored (then the
-    /// key paths cannot be learned, and the batch has nothing to do).
-    private func batchCondition<T>(
-        _ predicate: Predicate<T>?, on entity: EntityDescription, includesSubentities: Bool, keyPaths: [AnyKeyPath]
-    ) throws -> QueryCondition?? {
+    /// The predicate, translated exactly, with the key paths it reads and the assignments'
+    /// key paths learned on the way.
+    private func batchCondition<T>(_ predicate: Predicate<T>?, on entity: EntityDescription, keyPaths: [AnyKeyPath]) throws -> QueryCondition? {
         let resolver = LayoutKeyPathResolver(model: model)
         func translate() -> TranslatedPredicate {
             var translator = PredicateTranslator(model: model, resolver: resolver)
             return predicate.map { translator.translate($0, on: entity) } ?? .everything
         }
-        func unknown(_ translated: TranslatedPredicate) -> [UnknownKeyPath] {
-            translated.unknownKeyPaths + keyPaths.filter { resolver.property(for: $0, in: entity) == nil }.map {
-                UnknownKeyPath(entity: entity, keyPath: $0)
-            }
-        }
         var translated = translate()
-        let entities = includesSubentities ? model.entities.filter { $0.isKind(of: entity) } : [entity]
-        if !unknown(translated).isEmpty {
-            // Learned on an object of the entity, or else of a sub-entity, whose layouts count too.
-            for candidate in entities where !unknown(translated).isEmpty {
-                let missing = unknown(translated).map { UnknownKeyPath(entity: candidate, keyPath: $0.keyPath) }
-                if try learnKeyPaths(missing) { translated = translate() }
-            }
-            if !unknown(translated).isEmpty, try entities.allSatisfy({ try coordinator.store.sampleRow(of: $0) == nil }) {
-                return nil
-            }
+        // A translation stops at the first key path it does not know inside a term, so the
+        // next may show up only once that one is learned: learn until nothing new shows up.
+        var probed: Set<AnyKeyPath> = []
+        while true {
+            let unknown = (translated.unknownKeyPaths + keyPaths.filter { resolver.property(for: $0, in: entity) == nil }.map {
+                UnknownKeyPath(entity: entity, keyPath: $0)
+            }).filter { !probed.contains($0.keyPath) }
+            guard !unknown.isEmpty else { break }
+            learnKeyPathsFromProbes(unknown)
+            probed.formUnion(unknown.map(\.keyPath))
+            translated = translate()
         }
         guard translated.isExact else {
             throw ObjectGraphError.batchPredicateNotTranslatable(entity: entity.name, parts: translated.inMemoryParts.map(\.description))
         }
-        return .some(translated.condition)
+        return translated.condition
+    }
+
+    /// Reads each key path once on a probe: an object of its entity that belongs to no store,
+    /// with every property empty, so that its wrapper tells the class layout which property it
+    /// is. Unlike a fetch, which learns from a stored object, a batch must know every key path
+    /// whatever the store holds (a related entity may have no object yet).
+    private func learnKeyPathsFromProbes(_ unknown: [UnknownKeyPath]) {
+        let scratch = ManagedObjectContext(
+            name: "probe", queue: DispatchQueue(label: "ObjectGraph.probe"), coordinator: StoreCoordinator(model: model, store: InMemoryStore()))
+        var entities: [EntityDescription] = []
+        for path in unknown where !entities.contains(where: { $0 === path.entity }) { entities.append(path.entity) }
+        scratch.performAndWait {
+            for entity in entities {
+                let empty = entity.properties.map { $0.relationship?.isToMany == true ? PropertyValue.objects([]) : .null }
+                let probe = scratch.materialize(StoredRow(id: ObjectID(entity: entity, primaryKey: 0), version: 0, slots: empty))
+                let keyPaths = unknown.filter { $0.entity === entity }.map(\.keyPath)
+                entity.layout.learnKeyPaths(from: probe) {
+                    for keyPath in keyPaths { _ = probe[keyPath: keyPath] }
+                }
+            }
+        }
     }
 
     /// Runs the batch in the store, then merges what it wrote here at once and in the sibling
@@ -154,10 +164,4 @@ extension ManagedObjectContext {
         }
         return BatchResult(objectIDs: result.selectedIDs, changes: save)
     }
-}
-
-extension BatchResult {
-    /// A batch that found nothing to do.
-    static let nothing = BatchResult(
-        objectIDs: [], changes: DidSave(insertedIDs: [], updatedIDs: [], deletedIDs: [], changedKeys: [:], rows: [], origin: ObjectIdentifier(BatchResult.self as Any.Type)))
 }
