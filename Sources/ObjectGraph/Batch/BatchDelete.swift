@@ -13,7 +13,7 @@ import Foundation
 /// deleted objects from the related objects' inverse relationships, `noAction` leaves them.
 ///
 /// The batch works on the store, not on the context's unsaved changes; every context of the
-/// container then hears about it as about a save (see `Docs/Queries.md`, *Batch work*).
+/// container then hears about it as about a save (see `Docs/Queries.md`, *Batch updates and deletes*).
 public struct BatchDelete<T: ManagedObject>: Sendable {
     /// Which objects go; all of `T` when `nil`. It must translate to SQL entirely, or the batch
     /// throws ``ObjectGraphError/batchPredicateNotTranslatable(entity:parts:)``.

@@ -17,7 +17,7 @@ import Foundation
 /// property twice keeps the last value.
 ///
 /// The batch works on the store, not on the context's unsaved changes; every context of the
-/// container then hears about it as about a save (see `Docs/Queries.md`, *Batch work*).
+/// container then hears about it as about a save (see `Docs/Queries.md`, *Batch updates and deletes*).
 public struct BatchUpdate<T: ManagedObject>: Sendable {
     /// Which objects change; all of `T` when `nil`. It must translate to SQL entirely (see
     /// ``ManagedObjectContext/explain(_:)``), or the batch throws
