@@ -14,5 +14,6 @@ let benchmarks: @Sendable () -> Void = {
     registerLiveScenarios()
     registerApplyingScenarios()
     registerStoreScenarios()
+    registerQueryScenarios()
     registerCombiningScenarios()
 }

@@ -47,7 +47,7 @@ extension SQLiteStore {
             }
         }
         let table = SQLiteSchema.quoted(entity.rootName)
-        let returning = hasSubentities(entity) ? "pk, entity" : "pk"
+        let returning = hierarchyHasSeveralEntities(entity) ? "pk, entity" : "pk"
         let sql = "UPDATE \(table) AS r SET \(sets.joined(separator: ", ")) WHERE \(selection.joined(separator: " AND ")) RETURNING \(returning)"
         let ids: [ObjectID]
         do throws(ObjectGraphError) {
@@ -215,7 +215,7 @@ extension SQLiteStore {
         return ObjectID(entity: try self.entity(named: statement.string(at: 1)), primaryKey: statement.int64(at: 0))
     }
 
-    private func hasSubentities(_ entity: EntityDescription) -> Bool {
+    private func hierarchyHasSeveralEntities(_ entity: EntityDescription) -> Bool {
         (model.entity(named: entity.rootName)?.selfAndSubentityNames.count ?? 1) > 1
     }
 
