@@ -15,6 +15,7 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // The raw SQLite baseline links the system library directly, as our store does.
@@ -26,6 +27,7 @@ let package = Package(
                 .product(name: "Streams", package: rootPackage),
                 .product(name: "ObjectGraph", package: rootPackage),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 "CSQLiteRaw",
             ],
             path: "Benchmarks/StreamsBenchmarks",

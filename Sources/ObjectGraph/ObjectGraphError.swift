@@ -73,6 +73,15 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// was written and the context keeps its unsaved changes.
     case uniquenessViolation([UniquenessConflict])
 
+    // Batch work
+    /// A batch update cannot set a key path: it is not an `@Attribute` of the entity (a
+    /// relationship, a computed property), or the value's type cannot be stored. Nothing was
+    /// changed.
+    case invalidBatchUpdate(entity: String, keyPath: String, reason: String)
+    /// A batch's predicate has parts SQL cannot answer exactly (listed with the reason); a batch
+    /// runs wholly in SQL, so nothing was changed.
+    case batchPredicateNotTranslatable(entity: String, parts: [String])
+
     /// A sentence saying what went wrong and, where there is one, how to fix it.
     public var description: String {
         switch self {
@@ -137,6 +146,11 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The store at \(path) was closed (PersistentContainer.close()); open a new container to use it again."
         case let .unsupportedSQLiteVersion(path, found, needed):
             "The store at \(path) cannot be opened: the system's SQLite library is version \(found), and ObjectGraph needs \(needed) or later; nothing was changed. Install a newer libsqlite3."
+        case let .invalidBatchUpdate(entity, keyPath, reason):
+            "A batch update of \(entity) cannot set \(keyPath): \(reason). Nothing was changed."
+        case let .batchPredicateNotTranslatable(entity, parts):
+            "A batch on \(entity) runs in SQL, but part of its predicate cannot: " + parts.joined(separator: "; ")
+                + ". Nothing was changed. Write the predicate over stored attributes and relationships (see explain(_:)), or fetch the objects and change them one by one."
         }
     }
 }

@@ -1,11 +1,38 @@
 import Benchmark
 import CSQLiteRaw
 import Foundation
+import GRDB
 import ObjectGraph
+
+/// D1 and D2's model: a row with two declared indexes (the raw table has the same two).
+final class IndexedRow: ManagedObject {
+    @Attribute(.indexed) var name: String = ""
+    @Attribute(.indexed) var rank: Int = 0
+}
+
+let indexedRowModel = try! ObjectModel(entities: [IndexedRow.self])
+let indexedByRank = FetchRequest<IndexedRow>(sortBy: [SortDescriptor(\.rank)])
+
+/// D1's row as a GRDB record, inserted into the raw table's shape.
+struct RowRecord: Codable, PersistableRecord {
+    static let databaseTableName = "row"
+    var pk: Int64
+    var entity: String
+    var version: Int
+    var name: String
+    var rank: Int
+}
+
+/// A GRDB pool (WAL) with the store's durability (`synchronous=FULL`).
+func grdbPool(at url: URL) -> DatabasePool {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous=FULL") }
+    return try! DatabasePool(path: url.path, configuration: configuration)
+}
 
 let storeRowCount = 100_000
 
-/// An entity that only the D3 import writes.
+/// An entity that only the D5 import writes.
 final class ImportedRecord: ManagedObject {
     @Attribute var payload: Int = 0
 }
@@ -31,12 +58,12 @@ func registerStoreScenarios() {
     Benchmark("D1 Streams", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
         let url = freshDatabaseURL()
         defer { removeDatabase(at: url) }
-        let container = try! PersistentContainer(model: rowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
+        let container = try! PersistentContainer(model: indexedRowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
         let context = container.newBackgroundContext()
         context.performAndWait {
             benchmark.startMeasurement()
             for index in 0..<storeRowCount {
-                let row = Row(context: context)
+                let row = IndexedRow(context: context)
                 row.name = "row \(index)"
                 row.rank = storeRowCount - index
             }
@@ -65,12 +92,12 @@ func registerStoreScenarios() {
         database.close()
     }
 
-    // D3: the view context's latency while a background context imports 100,000 rows of an
+    // D5: the view context's latency while a background context imports 100,000 rows of an
     // entity no live result follows; the view follows `Row` with a changesPublisher. Ours brings
     // in nothing of the import; the baseline view also has a direct objectsDidChange subscriber,
     // which makes merges bring in every row (what every observer used to cost).
     for bringsInEverything in [false, true] {
-        let name = bringsInEverything ? "D3 every row brought in" : "D3 Streams"
+        let name = bringsInEverything ? "D5 every row brought in" : "D5 Streams"
         Benchmark(name, configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
             let url = freshDatabaseURL()
             defer { removeDatabase(at: url) }
@@ -97,6 +124,18 @@ func registerStoreScenarios() {
             benchmark.stopMeasurement()
             withExtendedLifetime((rows, everything)) {}
         }
+    Benchmark("D1 GRDB", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
+        let url = freshDatabaseURL()
+        defer { removeDatabase(at: url) }
+        let pool = grdbPool(at: url)
+        try! pool.write { db in try db.execute(sql: RawDatabase.rowTable) }
+        benchmark.startMeasurement()
+        try! pool.write { db in
+            for index in 0..<storeRowCount {
+                try RowRecord(pk: Int64(index + 1), entity: "Row", version: 1, name: "row \(index)", rank: storeRowCount - index).insert(db)
+            }
+        }
+        benchmark.stopMeasurement()
     }
 
     // D2: fetch 100,000 objects sorted by an attribute.
@@ -104,22 +143,22 @@ func registerStoreScenarios() {
         let url = freshDatabaseURL()
         defer { removeDatabase(at: url) }
         do {
-            let container = try! PersistentContainer(model: rowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
+            let container = try! PersistentContainer(model: indexedRowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
             let context = container.newBackgroundContext()
             context.performAndWait {
                 for index in 0..<storeRowCount {
-                    let row = Row(context: context)
+                    let row = IndexedRow(context: context)
                     row.name = "row \(index)"
                     row.rank = (index * 7_919) % storeRowCount
                 }
                 try! context.save()
             }
         }
-        let container = try! PersistentContainer(model: rowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
+        let container = try! PersistentContainer(model: indexedRowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
         let context = container.newBackgroundContext()
         context.performAndWait {
             benchmark.startMeasurement()
-            let rows = try! context.fetch(byRank)
+            let rows = try! context.fetch(indexedByRank)
             benchmark.stopMeasurement()
             precondition(rows.count == storeRowCount)
             blackHole(rows)
@@ -163,12 +202,20 @@ func registerStoreScenarios() {
 final class RawDatabase {
     private var handle: OpaquePointer?
 
-    init(_ url: URL) {
+    /// Opens (or creates) the file; `table`, if any, is created.
+    init(_ url: URL, table: String? = RawDatabase.rowTable) {
         precondition(sqlite3_open(url.path, &handle) == SQLITE_OK)
         execute("PRAGMA journal_mode=WAL")
         execute("PRAGMA synchronous=FULL")
-        execute("CREATE TABLE row (pk INTEGER PRIMARY KEY, entity TEXT NOT NULL, version INTEGER NOT NULL, name TEXT, rank INTEGER)")
+        if let table { execute(table) }
     }
+
+    /// The shape of the store's table for `IndexedRow`, with its two declared indexes.
+    static let rowTable = """
+        CREATE TABLE row (pk INTEGER PRIMARY KEY, entity TEXT NOT NULL, version INTEGER NOT NULL, name TEXT, rank INTEGER);
+        CREATE INDEX row_name ON row (name);
+        CREATE INDEX row_rank ON row (rank)
+        """
 
     func execute(_ sql: String) {
         precondition(sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(handle)))
@@ -181,4 +228,11 @@ final class RawDatabase {
     }
 
     func close() { sqlite3_close(handle) }
+
+    /// Runs `sql` (with `bind` binding it) and returns the first column of the first row.
+    func scalar(_ statement: OpaquePointer?) -> Int64 {
+        defer { sqlite3_reset(statement) }
+        precondition(sqlite3_step(statement) == SQLITE_ROW)
+        return sqlite3_column_int64(statement, 0)
+    }
 }

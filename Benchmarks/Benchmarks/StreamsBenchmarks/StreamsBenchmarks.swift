@@ -15,5 +15,6 @@ let benchmarks: @Sendable () -> Void = {
     registerApplyingScenarios()
     registerStoreScenarios()
     registerMigrationScenarios()
+    registerQueryScenarios()
     registerCombiningScenarios()
 }

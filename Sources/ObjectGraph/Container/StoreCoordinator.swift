@@ -45,6 +45,18 @@ final class StoreCoordinator: @unchecked Sendable {
         return (result, sequence)
     }
 
+    /// Runs `batch` in the store and numbers it like a save, when it changed anything (a batch
+    /// that changed nothing is no save: nobody waits for its number).
+    func execute(_ batch: StoreBatch) throws -> (StoreBatchResult, UInt64?) {
+        saveLock.lock()
+        defer { saveLock.unlock() }
+        let result = try store.execute(batch)
+        guard !result.deletedIDs.isEmpty || !result.updatedRows.isEmpty else { return (result, nil) }
+        let sequence = lastSequence.load(ordering: .relaxed) + 1
+        lastSequence.store(sequence, ordering: .sequentiallyConsistent)
+        return (result, sequence)
+    }
+
     /// Schedules a merge of `save` on every other context's queue.
     func broadcast(_ save: DidSave) {
         let siblings = lock.withLock { contexts.compactMap(\.context) }

@@ -28,6 +28,10 @@ final class ReadOnlyStore: PersistentStore {
         try base.targets(of: id, relationship: relationship)
     }
 
+    func execute(_ batch: StoreBatch) throws -> StoreBatchResult {
+        throw Self.refusal
+    }
+
     /// The base store closes with its container.
     func close() {}
 

@@ -65,7 +65,7 @@ extension ManagedObjectContext {
         var (predicate, sorts) = translate()
         // A key path past a relationship is met only once the hop before it is known: learn
         // until a translation meets nothing new (each key path is tried once, so this ends).
-        while try learnKeyPaths(predicate.unknownKeyPaths + sorts.unknownKeyPaths, engine: engine) {
+        while try learnKeyPaths(predicate.unknownKeyPaths + sorts.unknownKeyPaths) {
             (predicate, sorts) = translate()
         }
         var plan = FetchPlan(request: request, entity: entity, entities: entities, engine: engine, predicate: predicate, sortKeys: sorts.keys)
@@ -144,31 +144,47 @@ extension ManagedObjectContext {
     /// Reads each key path the translation did not know once on an object of its entity (one
     /// the context holds, or one row from the store), so that its wrapper tells the class
     /// layout which property it is. Returns whether anything was read.
-    private func learnKeyPaths(_ unknown: [UnknownKeyPath], engine: any StoreQueryEngine) throws -> Bool {
+    func learnKeyPaths(_ unknown: [UnknownKeyPath]) throws -> Bool {
         var learned = false
         var entities: [EntityDescription] = []
         for path in unknown where !entities.contains(where: { $0 === path.entity }) { entities.append(path.entity) }
+        var withoutSample: [UnknownKeyPath] = []
         for entity in entities {
             let keyPaths = LearnedKeyPaths.untried(unknown, of: entity)
-            guard !keyPaths.isEmpty, let sample = try sampleObject(of: entity, engine: engine) else { continue }
-            entity.layout.learnKeyPaths(from: sample) {
-                for keyPath in keyPaths { _ = sample[keyPath: keyPath] }
+            guard !keyPaths.isEmpty else { continue }
+            if let sample = try sampleObject(of: entity) {
+                entity.layout.learnKeyPaths(from: sample) {
+                    for keyPath in keyPaths { _ = sample[keyPath: keyPath] }
+                }
+            } else {
+                // No object to read it on (a related entity with no rows yet): an empty probe.
+                withoutSample += keyPaths.map { UnknownKeyPath(entity: entity, keyPath: $0) }
             }
             LearnedKeyPaths.markTried(keyPaths, of: entity)
             learned = true
         }
+        if !withoutSample.isEmpty { learnKeyPathsFromProbes(withoutSample) }
         return learned
     }
 
     /// An object of exactly `entity`: an unsaved insert, a registered object, or a stored row.
-    private func sampleObject(of entity: EntityDescription, engine: any StoreQueryEngine) throws -> ManagedObject? {
+    private func sampleObject(of entity: EntityDescription) throws -> ManagedObject? {
         if let inserted = insertedSet.values.first(where: { $0.objectID?.entity === entity }) { return inserted }
         for (id, entry) in registry.prefix(Self.sampleSearchLimit) where id.entity === entity {
             if let object = entry.object, !object.isDeleted { return object }
         }
-        return try engine.sampleRow(of: entity).map { materialize($0) }
+        return try coordinator.store.sampleRow(of: entity).map { materialize($0) }
     }
 
     /// How many registered objects are looked at for a sample before asking the store.
     private static let sampleSearchLimit = 256
+}
+
+extension PersistentStore {
+    /// Some row of exactly `entity`, if there is one: one row read by the query engine, or the
+    /// first of the rows of a store without one.
+    func sampleRow(of entity: EntityDescription) throws(ObjectGraphError) -> StoredRow? {
+        if let queryEngine { return try queryEngine.sampleRow(of: entity) }
+        return try rows(of: [entity]).first
+    }
 }

@@ -3,12 +3,16 @@ import Streams
 /// A store that keeps rows in memory, with the semantics of the SQLite store: versions,
 /// conflicts, merge policies and primary keys work the same, so tests on it hold for SQLite.
 final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // `lock` protects `tables`, `nextKeys`, `uniqueIndex` and `isClosed`.
-    private let lock = Lock()
-    private var tables: [String: [Int64: StoredRow]] = [:]
+    // `lock` protects `tables`, `nextKeys`, `uniqueIndex`, `isClosed` and `generation` (also
+    // used by the batch work in InMemoryStore+Batch.swift).
+    let lock = Lock()
+    var tables: [String: [Int64: StoredRow]] = [:]
     private var nextKeys: [String: Int64] = [:]
-    private var uniqueIndex = InMemoryUniqueIndex()
+    var uniqueIndex = InMemoryUniqueIndex()
     private var isClosed = false
+    /// Counts the writes, so that a batch can tell whether the rows it matched outside the lock
+    /// are still the store's.
+    var generation = 0
 
     func close() {
         lock.withLock {
@@ -18,7 +22,7 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Throws once closed; called with the lock held.
-    private func checkOpen() throws(ObjectGraphError) {
+    func checkOpen() throws(ObjectGraphError) {
         if isClosed { throw .storeClosed(path: path) }
     }
 
@@ -134,13 +138,14 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             tables[id.entity.rootName]?[id.primaryKey] = nil
         }
         if !gone.isEmpty { removeLinks(to: gone, saved: changes, into: &result) }
+        generation += 1
         return result
     }
 
     /// Stages the save's changes in the unique index in the order the SQLite store writes them
     /// (see ``SQLiteStore/save(_:policy:)``) and commits them, or throws every collision. Called
     /// with the lock held, before anything is written.
-    private func checkUniqueness(_ changes: StoreChanges, writes: [StoredRow], replaced: [StoredRow]) throws(ObjectGraphError) {
+    func checkUniqueness(_ changes: StoreChanges, writes: [StoredRow], replaced: [StoredRow]) throws(ObjectGraphError) {
         var conflicts: [UniquenessConflict] = []
         for id in changes.deleted {
             if let row = tables[id.entity.rootName]?[id.primaryKey] { uniqueIndex.remove(row) }
@@ -190,7 +195,7 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// Removes every link to the rows in `gone` from every row, so that no row points at a row
     /// that does not exist; the rows changed get a new version and are reported: as refreshed
     /// if the save wrote them, as detached otherwise. Called with the lock held.
-    private func removeLinks(to gone: Set<ObjectID>, saved changes: StoreChanges, into result: inout StoreSaveResult) {
+    func removeLinks(to gone: Set<ObjectID>, saved changes: StoreChanges, into result: inout StoreSaveResult) {
         var saved: Set<ObjectID> = []
         for row in changes.inserted { saved.insert(row.id) }
         for update in changes.updated { saved.insert(update.id) }

@@ -113,6 +113,9 @@ protocol PersistentStore: AnyObject, Sendable {
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID>
     /// Writes `changes` in one transaction, resolving conflicts by `policy`.
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult
+    /// Runs a batch update or delete in one transaction; under a broken uniqueness constraint
+    /// it throws ``ObjectGraphError/uniquenessViolation(_:)`` and writes nothing.
+    func execute(_ batch: StoreBatch) throws -> StoreBatchResult
     /// Runs translated queries, when the store can (SQLite); `nil` when every fetch reads
     /// ``rows(of:)`` and evaluates in memory (the in-memory store, whose rows are all in
     /// memory anyway).

@@ -55,7 +55,7 @@ extension SQLiteStore: StoreQueryEngine {
 
     // MARK: With a connection
 
-    private func identifiers(_ query: StoreQuery, on connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID] {
+    func identifiers(_ query: StoreQuery, on connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID] {
         let text = queryBuilder.identifiers(query)
         let single = query.entities.count == 1 ? query.entities[0] : nil
         var entities: [String: EntityDescription] = [:]
@@ -72,7 +72,7 @@ extension SQLiteStore: StoreQueryEngine {
         }
     }
 
-    private func rows(for ids: [ObjectID], on connection: SQLiteConnection) throws(ObjectGraphError) -> [StoredRow] {
+    func rows(for ids: [ObjectID], on connection: SQLiteConnection) throws(ObjectGraphError) -> [StoredRow] {
         var rows: [StoredRow] = []
         rows.reserveCapacity(ids.count)
         var keysByEntity: [EntityDescription: [Int64]] = [:]
@@ -89,7 +89,7 @@ extension SQLiteStore: StoreQueryEngine {
     }
 
     /// Runs a statement, binding its values, and collects one result per row.
-    private func run<Element>(
+    func run<Element>(
         _ text: SQLStatementText, on connection: SQLiteConnection, cached: Bool = true,
         _ read: (SQLiteStatement) throws(ObjectGraphError) -> Element
     ) throws(ObjectGraphError) -> [Element] {

@@ -119,7 +119,7 @@ extension SQLiteStore {
 
     /// Nulls every key and removes every join-table pair that points at a row in `gone`, in one
     /// statement per key column and join table, noting the objects changed and their keys.
-    private func removeLinks(to gone: Set<ObjectID>, changedKeys: inout [ObjectID: Set<String>], connection: SQLiteConnection) throws(ObjectGraphError) {
+    func removeLinks(to gone: Set<ObjectID>, changedKeys: inout [ObjectID: Set<String>], connection: SQLiteConnection) throws(ObjectGraphError) {
         let table = "temp.\(SQLiteSchema.quoted("objectgraph-gone"))"
         try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQLiteSchema.quoted("objectgraph-gone")) (root TEXT NOT NULL, pk INTEGER NOT NULL, PRIMARY KEY (root, pk)) WITHOUT ROWID")
         let insert = try connection.statement("INSERT OR IGNORE INTO \(table) (root, pk) VALUES (?1, ?2)")

@@ -63,7 +63,7 @@ extension SQLiteStore {
 
     /// Resolves every update, then writes them; returns the IDs whose rows the context must
     /// take in.
-    private func writeUpdates(
+    func writeUpdates(
         _ updates: [RowUpdate], policy: MergePolicy, into result: inout StoreSaveResult,
         conflicts uniquenessConflicts: inout [UniquenessConflict], connection: SQLiteConnection
     ) throws(ObjectGraphError) -> [ObjectID] {
@@ -122,7 +122,7 @@ extension SQLiteStore {
 
     /// Runs a write; `false` if a `UNIQUE` index refused it (then the statement wrote nothing
     /// and the transaction goes on).
-    private func runCheckingUniqueness(_ statement: SQLiteStatement) throws(ObjectGraphError) -> Bool {
+    func runCheckingUniqueness(_ statement: SQLiteStatement) throws(ObjectGraphError) -> Bool {
         do throws(ObjectGraphError) {
             try statement.run()
             return true
