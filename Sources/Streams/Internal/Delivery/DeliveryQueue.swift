@@ -74,6 +74,13 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     /// Whether a thread holds the delivery turn.
     @inlinable package var isDelivering: Bool { turn.isHeld }
 
+    /// Whether the thread delivering the value handed out must report back under its owner's
+    /// lock rather than let a later event report for it: work was left for it, or values or a
+    /// completion wait (a value offered from now on then does not mark the turn).
+    @inlinable package var holderMustReport: Bool {
+        turn == .heldWithWork || !waiting.isEmpty || pendingCompletion != nil
+    }
+
     /// Whether the completion has been handed out or downstream cancelled.
     @inlinable package var isTerminated: Bool { turn == .ended }
 
@@ -153,6 +160,7 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     @inlinable
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> DownstreamSignal<Value, Failure>? {
         guard turn != .ended else { return nil }
+        turn.collectWork()
         demand += more
         if waiting.isEmpty, pendingCompletion == nil {
             _ = turn.giveUpHavingSeenAllWork()

@@ -100,6 +100,10 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
         return Action(cancellations: releaseUpstream())
     }
 
+    package var deliveryTurn: DeliveryTurn { queue.turn }
+
+    package var holderMustReport: Bool { queue.holderMustReport || keepsFull }
+
     package var hasDiscards: Bool { queue.hasDiscards }
 
     package mutating func takeDiscards() -> Discards {
