@@ -130,13 +130,14 @@ extension Publishers.Autoconnect {
 
     /// What the subscriber holds: upstream's subscription, shown as upstream's (as in Combine,
     /// `print()` after `share()` shows `Multicast`), whose cancel also tells the autoconnect.
-    private struct Connection<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    private struct Connection<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let inner: Inner<Downstream>
         let upstream: any Subscription
 
         var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
         var description: String { String(describing: upstream) }
+        var customMirror: Mirror { Mirror(reflecting: upstream) }
         var playgroundDescription: Any { description }
 
         func request(_ demand: Subscribers.Demand) { inner.request(demand) }

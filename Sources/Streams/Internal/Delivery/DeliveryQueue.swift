@@ -64,6 +64,9 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
         turn = handingOverSubscription ? .held : .idle
     }
 
+    /// The values waiting, oldest first (a copy, for a mirror).
+    package var waitingValues: [Value] { waiting.elements }
+
     /// How many values wait for demand or for the delivery turn.
     @inlinable package var waitingCount: Int { waiting.count }
 
