@@ -99,6 +99,7 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     /// Accepts a value: hands it out at once if downstream has demand and nobody is delivering,
     /// otherwise keeps it waiting. Ignored once the stream is ending.
     @inlinable
+    @inline(__always)
     package mutating func offer(_ value: Value) -> DownstreamSignal<Value, Failure>? {
         guard !isEnding else { return nil }
         if waiting.isEmpty, demand > 0, turn.take() == .taken {
@@ -112,6 +113,7 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     /// Like ``offer(_:)``, but a value that would wait replaces the newest waiting one, so at
     /// most one value ever waits (combineLatest's coalescing).
     @inlinable
+    @inline(__always)
     package mutating func offerReplacingWaiting(_ value: Value) -> DownstreamSignal<Value, Failure>? {
         guard !isEnding else { return nil }
         if waiting.isEmpty { return offer(value) }
@@ -170,6 +172,17 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
             return nil
         }
         return handOutNextOrGiveUp()
+    }
+
+    /// The holder delivered the value handed out and asked for nothing more, and
+    /// ``holderMustReport`` was false: nothing waits, so its report would only give the turn up.
+    /// That, without the rest of ``didDeliver(requesting:)``, for an owner that reports for a
+    /// holder that has gone.
+    @inlinable
+    @inline(__always)
+    package mutating func holderLeftAskingNothing() {
+        assert(waiting.isEmpty && pendingCompletion == nil, "DeliveryQueue.holderLeftAskingNothing(): the holder had to report")
+        if turn.isHeld { turn = .idle }
     }
 
     /// The holder's next signal, or, if there is none it may deliver, the turn given up.

@@ -113,6 +113,8 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
 
     package var holderMustReport: Bool { queue.holderMustReport || keepsFull }
 
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
+
     package var hasDiscards: Bool { queue.hasDiscards }
 
     package mutating func takeDiscards() -> Discards {

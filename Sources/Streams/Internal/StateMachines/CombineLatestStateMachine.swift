@@ -103,6 +103,9 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     package var holderMustReport: Bool { queue.holderMustReport }
 
     @inlinable
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
+
+    @inlinable
     package var hasDiscards: Bool { queue.hasDiscards }
 
     @inlinable

@@ -161,6 +161,9 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     package var holderMustReport: Bool { queue.holderMustReport }
 
     @inlinable
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
+
+    @inlinable
     package var hasDiscards: Bool { queue.hasDiscards }
 
     @inlinable

@@ -136,6 +136,9 @@ package protocol DownstreamStateMachine: DiscardsHolder {
     /// work was left for it, or reporting that downstream asked for nothing does more than give
     /// the turn up. Otherwise the shell may let the next event make that report.
     var holderMustReport: Bool { get }
+    /// The same as `didDeliver(requesting: .none)` when ``holderMustReport`` was false after the
+    /// value was handed out and no event came since: the turn is given up, nothing else changes.
+    mutating func holderLeftAskingNothing()
 }
 
 /// An upstream that is asked for demand in advance and counts what it still owes.

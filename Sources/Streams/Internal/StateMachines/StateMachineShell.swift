@@ -87,10 +87,8 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     static func run(_ event: (inout Machine) -> Action, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
+        if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
         var action = Action()
-        if machine.deliveryTurn.isHeld, holder.isIdle {
-            adopt(machine.didDeliver(requesting: .none), into: &action, holder: holder)
-        }
         adopt(event(&machine), into: &action, holder: holder)
         settleHolder(of: &machine, holder: holder, action: &action)
         return action

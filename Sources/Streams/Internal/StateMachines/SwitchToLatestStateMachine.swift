@@ -105,6 +105,8 @@ package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: Downstre
 
     package var holderMustReport: Bool { queue.holderMustReport }
 
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
+
     package var hasDiscards: Bool { queue.hasDiscards }
 
     package mutating func takeDiscards() -> Discards {

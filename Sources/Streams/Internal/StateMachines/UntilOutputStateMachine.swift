@@ -112,6 +112,8 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamS
 
     package var holderMustReport: Bool { queue.holderMustReport }
 
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
+
     package var hasDiscards: Bool { queue.hasDiscards }
 
     package mutating func takeDiscards() -> Discards {

@@ -103,6 +103,9 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     package var holderMustReport: Bool { queue.holderMustReport }
 
     @inlinable
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
+
+    @inlinable
     package var hasDiscards: Bool { queue.hasDiscards }
 
     @inlinable
