@@ -156,9 +156,17 @@ struct LifecycleFidelityTests {
             weakPublisher = thermostat.objectWillChange
             #expect(weakPublisher != nil)
         }
-        // Entries of dead objects are swept as the table grows; other tests running at the same
-        // time may have grown it, so grow it until a sweep comes (within a bound).
-        for _ in 0..<10_000 where weakPublisher != nil { _ = Thermostat().objectWillChange }
+        // Entries of dead objects are swept when the table has doubled since the last sweep;
+        // other tests running at the same time may have grown it, so grow it with objects that
+        // stay alive (a dead one's address would be reused and the table would not grow) until
+        // a sweep comes, within a bound.
+        var alive: [Thermostat] = []
+        for _ in 0..<100_000 where weakPublisher != nil {
+            let thermostat = Thermostat()
+            _ = thermostat.objectWillChange
+            alive.append(thermostat)
+        }
         #expect(weakPublisher == nil)
+        withExtendedLifetime(alive) {}
     }
 }
