@@ -12,7 +12,7 @@
 /// dropped, or replacing the oldest waiting value, or failing the stream.
 ///
 /// **Completion.** A finish is delivered after the waiting values; a failure at once.
-package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
+package struct BufferStateMachine<Value, Failure: Error, Link>: DeliveryQueueStateMachine {
     @usableFromInline package typealias Action = StateMachineAction<Value, Failure, Link>
 
     /// What to do with a value that arrives when the buffer is full.
@@ -25,7 +25,7 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
         case fail
     }
 
-    private var queue = DeliveryQueue<Value, Failure>()
+    @usableFromInline package var queue = DeliveryQueue<Value, Failure>()
     private var upstream: Link?
     private var upstreamIsDone = false
     private let size: Int
@@ -109,17 +109,7 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
         return Action(cancellations: releaseUpstream())
     }
 
-    package var deliveryTurn: DeliveryTurn { queue.turn }
-
     package var holderMustReport: Bool { queue.holderMustReport || keepsFull }
-
-    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
-
-    package var hasDiscards: Bool { queue.hasDiscards }
-
-    package mutating func takeDiscards() -> Discards {
-        queue.takeDiscards()
-    }
 
     private mutating func releaseUpstream() -> [Link] {
         let link = upstream

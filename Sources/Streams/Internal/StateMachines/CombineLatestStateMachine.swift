@@ -13,7 +13,7 @@
 /// stream never emits but still finishes only when the others do. The first failure ends the
 /// stream at once.
 @usableFromInline
-package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, Link>: IndexedUpstreamsStateMachine {
+package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, Link>: IndexedUpstreamsStateMachine, DeliveryQueueStateMachine {
     @usableFromInline package typealias Element = Values.Element
     @usableFromInline package typealias Action = StateMachineAction<Values.Combination, Failure, Link>
 
@@ -27,7 +27,7 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
         @inlinable init() {}
     }
 
-    @usableFromInline var queue = DeliveryQueue<Values.Combination, Failure>()
+    @usableFromInline package var queue = DeliveryQueue<Values.Combination, Failure>()
     @usableFromInline var slots: [Slot]
     /// Each upstream's latest value, by position; kept apart from `slots` so that the per-value
     /// path neither reads nor copies an upstream's other state.
@@ -94,23 +94,6 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
-    }
-
-    @inlinable
-    package var deliveryTurn: DeliveryTurn { queue.turn }
-
-    @inlinable
-    package var holderMustReport: Bool { queue.holderMustReport }
-
-    @inlinable
-    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
-
-    @inlinable
-    package var hasDiscards: Bool { queue.hasDiscards }
-
-    @inlinable
-    package mutating func takeDiscards() -> Discards {
-        queue.takeDiscards()
     }
 
     @inlinable

@@ -16,7 +16,7 @@
 /// finished and the waiting values are delivered. The first failure ends it at once: waiting
 /// values are dropped and every other upstream is cancelled.
 @usableFromInline
-package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
+package struct MergeStateMachine<Value, Failure: Error, Link>: DeliveryQueueStateMachine {
     @usableFromInline package typealias Action = StateMachineAction<Value, Failure, Link>
 
     @usableFromInline
@@ -33,7 +33,7 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
         }
     }
 
-    @usableFromInline var queue = DeliveryQueue<Value, Failure>()
+    @usableFromInline package var queue = DeliveryQueue<Value, Failure>()
     /// Live sources in ascending `id` order.
     @usableFromInline var sources: [Source] = []
     @usableFromInline var nextSourceID = 0
@@ -152,23 +152,6 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
-    }
-
-    @inlinable
-    package var deliveryTurn: DeliveryTurn { queue.turn }
-
-    @inlinable
-    package var holderMustReport: Bool { queue.holderMustReport }
-
-    @inlinable
-    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
-
-    @inlinable
-    package var hasDiscards: Bool { queue.hasDiscards }
-
-    @inlinable
-    package mutating func takeDiscards() -> Discards {
-        queue.takeDiscards()
     }
 
     // MARK: Helpers

@@ -9,7 +9,7 @@
 /// **Completion.** The stream finishes when the outer upstream and the current inner publisher
 /// have both finished. A failure of either ends it at once and cancels the other. Values from a
 /// replaced inner publisher are ignored.
-package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
+package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: DeliveryQueueStateMachine {
     @usableFromInline package typealias Action = StateMachineAction<Value, Failure, Link>
 
     private struct Inner: CreditedUpstream {
@@ -18,7 +18,7 @@ package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: Downstre
         var credit = Subscribers.Demand.none
     }
 
-    private var queue = DeliveryQueue<Value, Failure>()
+    @usableFromInline package var queue = DeliveryQueue<Value, Failure>()
     private var outerLink: Link?
     private var outerIsFinished = false
     /// The latest inner publisher, until it finishes.
@@ -99,18 +99,6 @@ package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: Downstre
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
-    }
-
-    package var deliveryTurn: DeliveryTurn { queue.turn }
-
-    package var holderMustReport: Bool { queue.holderMustReport }
-
-    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
-
-    package var hasDiscards: Bool { queue.hasDiscards }
-
-    package mutating func takeDiscards() -> Discards {
-        queue.takeDiscards()
     }
 
     // MARK: Helpers

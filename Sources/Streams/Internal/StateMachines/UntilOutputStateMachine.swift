@@ -10,7 +10,7 @@
 /// other publisher finishing without a value finishes the stream (no value could ever pass) and
 /// its failure fails it. With `prefix(untilOutputFrom:)` the other publisher's value finishes
 /// the stream and its completion is ignored.
-package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamStateMachine {
+package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DeliveryQueueStateMachine {
     @usableFromInline package typealias Action = StateMachineAction<Value, Failure, Link>
 
     /// Which operator the machine is for.
@@ -21,7 +21,7 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamS
         case prefixUntilOutput
     }
 
-    private var queue = DeliveryQueue<Value, Failure>()
+    @usableFromInline package var queue = DeliveryQueue<Value, Failure>()
     private var upstream: Link?
     private var other: Link?
     private var otherIsDone = false
@@ -106,18 +106,6 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamS
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
-    }
-
-    package var deliveryTurn: DeliveryTurn { queue.turn }
-
-    package var holderMustReport: Bool { queue.holderMustReport }
-
-    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
-
-    package var hasDiscards: Bool { queue.hasDiscards }
-
-    package mutating func takeDiscards() -> Discards {
-        queue.takeDiscards()
     }
 
     private mutating func releaseLinks() -> [Link] {

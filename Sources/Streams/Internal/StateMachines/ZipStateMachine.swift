@@ -8,7 +8,7 @@
 /// left waiting, since no further tuple can be formed; the other upstreams are cancelled and
 /// tuples already formed are delivered first. The first failure ends the stream at once.
 @usableFromInline
-package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: IndexedUpstreamsStateMachine {
+package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: IndexedUpstreamsStateMachine, DeliveryQueueStateMachine {
     @usableFromInline package typealias Element = Queues.Element
     @usableFromInline package typealias Action = StateMachineAction<Queues.Combination, Failure, Link>
 
@@ -23,7 +23,7 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     /// Whether some upstream has finished (its waiting values may still form tuples).
     @usableFromInline var someUpstreamFinished = false
 
-    @usableFromInline var queue = DeliveryQueue<Queues.Combination, Failure>()
+    @usableFromInline package var queue = DeliveryQueue<Queues.Combination, Failure>()
     /// Everything downstream has requested so far; each upstream has been asked for it.
     @usableFromInline var requested = Subscribers.Demand.none
 
@@ -94,23 +94,6 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
-    }
-
-    @inlinable
-    package var deliveryTurn: DeliveryTurn { queue.turn }
-
-    @inlinable
-    package var holderMustReport: Bool { queue.holderMustReport }
-
-    @inlinable
-    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
-
-    @inlinable
-    package var hasDiscards: Bool { queue.hasDiscards }
-
-    @inlinable
-    package mutating func takeDiscards() -> Discards {
-        queue.takeDiscards()
     }
 
     @inlinable
