@@ -35,6 +35,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case sectionKeyNotSorted(entity: String)
     /// A single-object fetch matched more than one object.
     case multipleMatches(entity: String, count: Int)
+    /// A save or batch delete would delete objects whose relationships under the
+    /// ``DeleteRule/deny`` rule still hold other objects; nothing was written and the context
+    /// keeps its changes.
+    case deleteDenied([DeniedDelete])
 
     // Stores
     /// The file is not a database, or is damaged.
@@ -118,6 +122,9 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The fetched-results controller on \(entity) is sectioned by a key path that is not its first sort descriptor; sort by the section key first so that each section is one run."
         case let .multipleMatches(entity, count):
             "Expected at most one \(entity) to match, but \(count) did."
+        case .deleteDenied(let denied):
+            "The delete rule deny forbids deleting " + denied.map(\.description).joined(separator: "; ")
+                + ": each still holds the objects listed. Nothing was written and the context keeps its changes: remove those objects from the relationship (or delete them) and save again, or roll the delete back."
         case let .corruptStore(path, message):
             "The store at \(path) is damaged or not a database (\(message)); nothing was changed. Restore it from a backup or move it aside."
         case let .incompatibleStore(path, message):

@@ -68,7 +68,9 @@ extension ManagedObjectContext {
     /// update.
     ///
     /// - Throws: ``ObjectGraphError/batchPredicateNotTranslatable(entity:parts:)`` for a
-    ///   predicate SQL cannot answer exactly; nothing is deleted then.
+    ///   predicate SQL cannot answer exactly, ``ObjectGraphError/deleteDenied(_:)`` when a
+    ///   relationship under the ``DeleteRule/deny`` rule of an object it would delete (a cascade
+    ///   included) still holds an object it would not; nothing is deleted then.
     @discardableResult
     public func execute<T: ManagedObject>(_ delete: BatchDelete<T>) throws -> BatchResult {
         let entity = try model.requireEntity(for: T.self)

@@ -91,6 +91,7 @@ extension DeleteRule {
         case .nullify: "nullify"
         case .cascade: "cascade"
         case .noAction: "noAction"
+        case .deny: "deny"
         }
     }
 }

@@ -72,6 +72,17 @@ extension PropertyValue {
     }
 }
 
+extension PropertyValue {
+    /// The objects a relationship value holds: none for anything else.
+    var objectIDs: Set<ObjectID> {
+        switch self {
+        case .object(let id): [id]
+        case .objects(let ids): ids
+        default: []
+        }
+    }
+}
+
 /// The attribute types the object graph stores, and how each maps to a ``PropertyValue``.
 public enum AttributeType: String, Sendable, CaseIterable {
     case bool, integer, double, string, date, data, uuid

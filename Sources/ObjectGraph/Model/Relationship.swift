@@ -90,6 +90,17 @@ public enum DeleteRule: Sendable {
     case cascade
     /// Leave the related objects alone, inverse included.
     case noAction
+    /// Refuse to delete the owner while the relationship still holds an object: the `save()` (or
+    /// batch delete) that would delete it throws ``ObjectGraphError/deleteDenied(_:)`` naming
+    /// both sides, and writes nothing. Empty the relationship (or delete the related objects)
+    /// first.
+    ///
+    /// ```swift
+    /// final class Album: ManagedObject {
+    ///     @Relationship(inverse: "album", deleteRule: .deny) var tracks: [Track]
+    /// }
+    /// ```
+    case deny
 }
 
 /// A type a ``Relationship`` can hold: an optional model object or a set of them.
