@@ -39,6 +39,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// ``DeleteRule/deny`` rule still hold other objects; nothing was written and the context
     /// keeps its changes.
     case deleteDenied([DeniedDelete])
+    /// Objects a save would write break their attributes' ``AttributeValidation`` rules or fail
+    /// their ``ManagedObject/validate()``; nothing was written and the context keeps its
+    /// changes.
+    case validationFailed([ValidationFailure])
 
     // Stores
     /// The file is not a database, or is damaged.
@@ -122,6 +126,9 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The fetched-results controller on \(entity) is sectioned by a key path that is not its first sort descriptor; sort by the section key first so that each section is one run."
         case let .multipleMatches(entity, count):
             "Expected at most one \(entity) to match, but \(count) did."
+        case .validationFailed(let failures):
+            "The save would write objects that are not valid: " + failures.map(\.description).joined(separator: "; ")
+                + ". Nothing was written and the context keeps its changes: fix the values and save again, or roll them back."
         case .deleteDenied(let denied):
             "The delete rule deny forbids deleting " + denied.map(\.description).joined(separator: "; ")
                 + ": each still holds the objects listed. Nothing was written and the context keeps its changes: remove those objects from the relationship (or delete them) and save again, or roll the delete back."

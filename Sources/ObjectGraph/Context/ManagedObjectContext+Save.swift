@@ -9,7 +9,10 @@ extension ManagedObjectContext {
     /// the save throws ``ObjectGraphError/uniquenessViolation(_:)``, nothing is written and the
     /// context keeps its changes. So does a delete that a ``DeleteRule/deny`` relationship
     /// forbids (``ObjectGraphError/deleteDenied(_:)``: the relationship, as the store holds it
-    /// once the save is written, still holds an object). An error from an earlier
+    /// once the save is written, still holds an object), and an inserted or updated object that
+    /// breaks an ``AttributeValidation`` rule or whose ``ManagedObject/validate()`` throws
+    /// (``ObjectGraphError/validationFailed(_:)``, checked before anything reaches the store).
+    /// An error from an earlier
     /// call that could not throw (an insert of a class outside the model, say) is thrown here.
     public func save() throws {
         checkQueue("save()")
@@ -20,6 +23,7 @@ extension ManagedObjectContext {
         try insertKeylessObjects()
         processPendingChanges()
         guard hasChanges else { return }
+        try validateChanges()
 
         var changes = StoreChanges()
         var insertedIDs: Set<ObjectID> = []

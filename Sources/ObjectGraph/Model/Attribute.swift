@@ -40,6 +40,8 @@ public struct Attribute<Value> {
     @usableFromInline var options: AttributeOptions = []
     /// The attribute's name in the previous model, if it was renamed.
     @usableFromInline var originalName: String?
+    /// The rule a value must follow to be saved, if any.
+    @usableFromInline var validation: AttributeValidation<Value>?
 
     /// Declares the attribute with the value a new object starts with.
     public init(wrappedValue: Value) {
@@ -64,6 +66,20 @@ public struct Attribute<Value> {
         initialValue = wrappedValue
         self.options = options
         self.originalName = originalName
+    }
+
+    /// Declares an attribute whose values must follow `validation` to be saved (see
+    /// ``AttributeValidation``), with the options and the previous name as above.
+    ///
+    /// ```swift
+    /// @Attribute(validation: .range(1...5)) var rating: Int = 3
+    /// @Attribute(.indexed, validation: .notEmpty) var title: String = ""
+    /// ```
+    public init(wrappedValue: Value, _ options: AttributeOptions = [], originalName: String? = nil, validation: AttributeValidation<Value>) {
+        initialValue = wrappedValue
+        self.options = options
+        self.originalName = originalName
+        self.validation = validation
     }
 
     /// Reads and writes the attribute through the owning object.
@@ -103,6 +119,12 @@ extension Attribute: CachedSlot, ReflectedWrapper {
     }
     var pendingTargets: [ManagedObject]? { nil }
     static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
+    var isValidated: Bool { validation != nil }
+
+    func validationFailure(of object: ManagedObject, slot: Int) -> String? {
+        guard let validation else { return nil }
+        return validation.failure(object.slots[slot].attributeValue(as: Value.self) ?? initialValue)
+    }
 }
 
 /// A wrapper that remembers its object's slot index after the first lookup.

@@ -80,6 +80,8 @@ extension Relationship: CachedSlot, ReflectedWrapper {
     var initialPropertyValue: PropertyValue { Value.isToMany ? .objects([]) : .null }
     var pendingTargets: [ManagedObject]? { pendingValue?.relationshipTargets }
     static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
+    var isValidated: Bool { false }
+    func validationFailure(of object: ManagedObject, slot: Int) -> String? { nil }
 }
 
 /// What deleting an object does to the objects a relationship points to.
