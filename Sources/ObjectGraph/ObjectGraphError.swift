@@ -19,6 +19,14 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case unknownProperty(entity: String, property: String)
     /// A model's version is below 1.
     case invalidModelVersion(Int)
+    /// Stored values that their attribute's type cannot read any more: an enum case removed, a
+    /// `Codable` type changed. Found when a file is opened (every value, when the type's shape
+    /// changed), when rows are fetched (an enum's raw values), or when the property is read
+    /// (reported by the next `save()`); see `Docs/Modeling.md`.
+    case undecodableValues(path: String, values: [UndecodableValue])
+    /// A value set on an attribute could not be put in its stored form (its `encode(to:)`
+    /// threw); the attribute kept its previous value.
+    case unencodableValue(entity: String, property: String, reason: String)
 
     // Objects and contexts
     /// The object is not registered in this context (another context's object, or never inserted).
@@ -96,7 +104,7 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case .duplicateEntity(let name):
             "The model lists the entity '\(name)' twice; give each class one entry."
         case let .unsupportedAttributeType(entity, property, type):
-            "\(entity).\(property): attributes of type \(type) cannot be stored; use Bool, an integer, Double, Float, String, Date, Data, UUID or an optional of these."
+"\(entity).\(property): attributes of type \(type) cannot be stored; use Bool, an integer, Double, Float, String, Date, Data, UUID, URL, Decimal, an enum with raw values of these, a Codable type, an array or set of these, or an optional of any of them."
         case let .unsupportedRelationshipType(entity, property, type):
             "\(entity).\(property): a relationship must be declared as an optional model object (T?) or a Set of model objects, not \(type)."
         case let .unknownDestination(entity, property, destination):
@@ -111,6 +119,11 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The entity \(entity) has no property '\(property)'."
         case .invalidModelVersion(let version):
             "A model's version must be 1 or more, not \(version)."
+        case let .undecodableValues(path, values):
+            "The store at \(path) holds values their attributes' types cannot read: " + values.map(\.description).joined(separator: "; ")
+                + ". Nothing was changed. Give the type back what it lost (the enum case, the Codable key, or a decoding that accepts the old form), or convert the values in a MigrationStage that lists the property in converting: (see Docs/Modeling.md)."
+        case let .unencodableValue(entity, property, reason):
+            "\(entity).\(property) cannot store the value it was given: \(reason). It kept its previous value."
         case .objectNotInContext(let object):
             "\(object) does not belong to this context; pass its objectID and look it up with object(with:)."
         case .objectNotFound(let id):

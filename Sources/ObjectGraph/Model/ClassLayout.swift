@@ -93,7 +93,12 @@ final class ClassLayout: @unchecked Sendable {
     static func of(_ object: ManagedObject) -> ClassLayout {
         let key = ObjectIdentifier(type(of: object))
         if let known = registryLock.withLock({ registry[key] }) { return known }
-        let layout = ClassLayout(objectClass: type(of: object), properties: reflect(object).map(\.property))
+        let properties = reflect(object).map { entry in
+            var property = entry.property
+            property.valueInfo = entry.wrapper.valueInfo
+            return property
+        }
+        let layout = ClassLayout(objectClass: type(of: object), properties: properties)
         return registryLock.withLock {
             if let raced = registry[key] { return raced }
             registry[key] = layout
@@ -260,6 +265,8 @@ struct ReflectedProperty: Sendable {
     var originalName: String? = nil
     /// Whether the property's wrapper declares a rule its values must follow.
     var isValidated = false
+    /// For an attribute, what the store needs to know about its Swift type (set once per class).
+    var valueInfo: AttributeValueInfo?
 }
 
 /// Implemented by ``Attribute`` and ``Relationship`` so that reflection can describe them.
@@ -274,6 +281,8 @@ protocol ReflectedWrapper: SendableMetatype {
     var pendingTargets: [ManagedObject]? { get }
     /// Whether the wrapper carries an ``AttributeValidation``.
     var isValidated: Bool { get }
+    /// For an attribute, what the store needs to know about its Swift type.
+    var valueInfo: AttributeValueInfo? { get }
     /// Why the value at `slot` of `object` (whose wrapper this is) breaks the wrapper's rule, or
     /// `nil` if it follows it or there is none.
     func validationFailure(of object: ManagedObject, slot: Int) -> String?

@@ -81,6 +81,7 @@ extension Relationship: CachedSlot, ReflectedWrapper {
     var pendingTargets: [ManagedObject]? { pendingValue?.relationshipTargets }
     static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
     var isValidated: Bool { false }
+    var valueInfo: AttributeValueInfo? { nil }
     func validationFailure(of object: ManagedObject, slot: Int) -> String? { nil }
 }
 

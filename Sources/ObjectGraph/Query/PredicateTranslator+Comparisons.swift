@@ -48,7 +48,7 @@ extension PredicateTranslator {
     func ordering(_ lhs: QueryTerm, _ op: QueryComparison, _ rhs: QueryTerm) throws(Untranslatable) -> QueryTerm {
         let left = try value(of: lhs)
         let right = try value(of: rhs)
-        guard left.type == right.type, left.type != .data, left.type != .bool else {
+        guard left.type == right.type, left.type != .data, left.type != .bool, left.ordersAsStored, right.ordersAsStored else {
             throw Untranslatable(reason: "an ordering of values that SQL does not order as Swift does")
         }
         return .condition(.compare(left, op, right))
