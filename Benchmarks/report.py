@@ -96,6 +96,11 @@ def main(path):
     for op in ("zip", "combineLatest", "merge"):
         row(f"S4 {op} of two subjects", f"S4-{op} Streams", "S4 loop", "loop", "≤ 20× the loop",
             lambda o, p: o / p <= 20, n)
+    row("S5 record → map → map → filter → map → sink", "S5 Streams", "S5 OpenCombine", "OpenCombine",
+        "—", lambda o, p: True, n)
+    row("S5 (against S1)", "S5 Streams", "S1 Streams", "S1", "within 2× of S1",
+        lambda o, p: o / p <= 2, n)
+    row("S5 (against the hand-written loop)", "S5 Streams", "S5 loop", "loop", "—", lambda o, p: True, n)
     for size in (1_000, 10_000, 100_000):
         naive_saves = 10 if size == 100_000 else 100
         ours, naive = median(r, f"C1-{size} Streams"), median(r, f"C1-{size} naive")

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("CombineLatestStateMachine")
 struct CombineLatestStateMachineTests {
-    typealias Machine = CombineLatestStateMachine<Int, TestError, String>
+    typealias Machine = CombineLatestStateMachine<UniformLatestValues<Int>, TestError, String>
     typealias Action = Machine.Action
 
     static func attached(_ count: Int = 2) -> Machine {

@@ -18,6 +18,26 @@ struct DeliveryQueueTests {
         #expect(queue.room == .none)
     }
 
+    @Test("a holder that must not report is told so while values or a completion wait or work was left, and its report then only frees the turn")
+    func holderMustReport() {
+        var queue = Queue()
+        _ = queue.addDemand(.max(3))
+        #expect(queue.offer(1) == .value(1))
+        #expect(!queue.holderMustReport, "nothing waits: the report would only give the turn up")
+        var reported = queue
+        #expect(reported.didDeliver(requesting: .none) == nil)
+        queue.holderLeftAskingNothing()
+        #expect(queue.turn == reported.turn && queue.turn == .idle)
+        #expect(queue.demand == reported.demand)
+        #expect(queue.offer(2) == .value(2), "the next value finds the turn free")
+        #expect(queue.offer(3) == nil)
+        #expect(queue.holderMustReport, "work was left for the holder")
+        #expect(queue.didDeliver(requesting: .none) == .value(3))
+        #expect(!queue.holderMustReport)
+        _ = queue.finish(.finished)
+        #expect(queue.holderMustReport, "a completion waits")
+    }
+
     @Test("demand added during a delivery is served by the deliverer's report, not by a second turn")
     func demandDuringDelivery() {
         var queue = Queue()

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("ZipStateMachine")
 struct ZipStateMachineTests {
-    typealias Machine = ZipStateMachine<Int, TestError, String>
+    typealias Machine = ZipStateMachine<UniformZipQueues<Int>, TestError, String>
     typealias Action = Machine.Action
 
     static func attached(_ count: Int = 2) -> Machine {

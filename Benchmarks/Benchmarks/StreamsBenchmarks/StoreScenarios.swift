@@ -124,6 +124,8 @@ func registerStoreScenarios() {
             benchmark.stopMeasurement()
             withExtendedLifetime((rows, everything)) {}
         }
+    }
+
     Benchmark("D1 GRDB", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
         let url = freshDatabaseURL()
         defer { removeDatabase(at: url) }

@@ -7,6 +7,8 @@ let streamCount = 1_000_000
 
 @inline(never) func double(_ value: Int) -> Int { value &* 2 }
 @inline(never) func keep(_ value: Int) -> Bool { value % 3 != 0 }
+@inline(never) func increment(_ value: Int) -> Int { value &+ 1 }
+@inline(never) func triple(_ value: Int) -> Int { value &* 3 }
 
 func registerStreamsScenarios() {
     // S1: Sequence.publisher → map → filter → sink, unlimited demand.
@@ -52,6 +54,40 @@ func registerStreamsScenarios() {
             OpenCombine.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<streamCount)
                 .map(double).filter(keep).subscribe(subscriber)
             blackHole(subscriber.sum)
+        }
+    }
+
+    // S5: map → map → filter → map → sink over a Record of 1,000,000 values. Not over a
+    // Publishers.Sequence: its operators run eagerly, as Combine's do, so the chain would never
+    // see a value. The recording is made once, outside the measurement; both sides get the
+    // same chain of the same functions.
+    let recorded = Array(0..<streamCount)
+    Benchmark("S5 Streams") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            let cancellable = Streams.Record<Int, Never>(output: recorded, completion: .finished)
+                .map(double).map(increment).filter(keep).map(triple).sink { sum &+= $0 }
+            blackHole(sum)
+            withExtendedLifetime(cancellable) {}
+        }
+    }
+    Benchmark("S5 OpenCombine") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            let cancellable = OpenCombine.Record<Int, Never>(output: recorded, completion: .finished)
+                .map(double).map(increment).filter(keep).map(triple).sink { sum &+= $0 }
+            blackHole(sum)
+            withExtendedLifetime(cancellable) {}
+        }
+    }
+    Benchmark("S5 loop") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            for value in recorded {
+                let incremented = increment(double(value))
+                if keep(incremented) { sum &+= triple(incremented) }
+            }
+            blackHole(sum)
         }
     }
 

@@ -26,6 +26,8 @@ where Upstream.Output == Replacement.Output, Downstream.Input == Upstream.Output
 
     override package var description: String { name }
 
+    override package var showsDownstreamAndDemand: Bool { true }
+
     package func start(_ upstream: Upstream) {
         start(with: upstream) { [self] completion in
             guard case .failure(let error) = completion else { return finish(.finished) }

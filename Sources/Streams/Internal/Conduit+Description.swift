@@ -2,8 +2,9 @@ extension ConduitBase: CustomStringConvertible, CustomReflectable, CustomPlaygro
     /// As Combine's subscriptions to a `CurrentValueSubject` or a `Future`.
     @usableFromInline package var description: String { combineName }
 
-    /// Combine's mirror of these subscriptions has no children we keep in the same shape.
-    @usableFromInline package var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    /// Combine's mirror: the publisher, the subscriber, its demand (a `Future`'s: whether it
+    /// has any) and the publisher again, as `subject`.
+    @usableFromInline package var customMirror: Mirror { Mirror(self, children: mirrorChildren()) }
 
     /// The description, as Combine's types show it in a playground.
     @usableFromInline package var playgroundDescription: Any { description }

@@ -13,7 +13,12 @@ package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Send
 
     /// The publisher's name as Combine's subscriptions show it; set by the publisher before
     /// the conduit is handed out (see Conduit+Description).
-    package final var combineName = "CurrentValueSubject"
+    @usableFromInline package final var combineName = "CurrentValueSubject"
+    /// The publisher, for the mirror; set with ``combineName``.
+    @usableFromInline package final weak var parent: AnyObject?
+
+    /// The children of Combine's mirror of these subscriptions (see Conduit+Description).
+    package func mirrorChildren() -> [Mirror.Child] { [] }
 
     /// Delivers `value` if the subscriber has demand; otherwise keeps it, in place of an older
     /// kept value, until demand arrives.
@@ -67,6 +72,15 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     @usableFromInline
     package func setOnTermination(_ body: @escaping () -> Void) {
         lock.withLock { onTermination = body }
+    }
+
+    override package func mirrorChildren() -> [Mirror.Child] {
+        let (downstream, demand) = lock.withLock { (self.downstream, queue.demand) }
+        let parent = self.parent
+        if combineName == "Future" {
+            return [("parent", parent as Any), ("downstream", downstream as Any), ("hasAnyDemand", demand > 0), ("subject", parent as Any)]
+        }
+        return [("parent", parent as Any), ("downstream", downstream as Any), ("demand", demand), ("subject", parent as Any)]
     }
 
     @usableFromInline

@@ -38,11 +38,20 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
     /// The operator's name as Combine shows it (`"Reduce"`, `"AllSatisfy"`, …).
     package var description: String { "\(type(of: self))" }
 
-    /// Combine's mirror of these operators: the subscriber, the result so far and the status.
+    /// Combine's mirror of these operators: the subscriber, the result so far, the initial
+    /// result and the status (`collect()`'s: how many values it holds).
     package var customMirror: Mirror {
         let (downstream, status) = lock.withLock { (self.downstream, self.status) }
-        return Mirror(self, children: [("downstream", downstream as Any), ("result", result as Any), ("status", status)])
+        return Mirror(self, children: mirrorChildren(downstream: downstream, status: status))
     }
+
+    /// The children of Combine's mirror of the operator.
+    package func mirrorChildren(downstream: Downstream?, status: Any) -> [Mirror.Child] {
+        [("downstream", downstream as Any), ("result", result as Any), ("initial", initialResult as Any), ("status", status)]
+    }
+
+    /// The result the operator starts from, for the mirror (`reduce`'s initial result).
+    package var initialResult: Any? { nil }
 
     /// The description, as Combine's types show it in a playground.
     package var playgroundDescription: Any { description }

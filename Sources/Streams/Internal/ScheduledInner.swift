@@ -53,6 +53,17 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
 
     var description: String { "ScheduledInner" }
 
+    /// Combine's mirror of the operator; see ``mirrorChildrenLocked(downstream:)``.
+    var customMirror: Mirror {
+        lock.lock()
+        let children = mirrorChildrenLocked(downstream: downstream)
+        lock.unlock()
+        return Mirror(self, children: children)
+    }
+
+    /// The children of Combine's mirror, called with the lock held; none by default.
+    func mirrorChildrenLocked(downstream: Downstream?) -> [Mirror.Child] { [] }
+
     // MARK: Hooks for subclasses
 
     /// Schedules an action that calls ``runTurn()`` at the scheduler's next opportunity.

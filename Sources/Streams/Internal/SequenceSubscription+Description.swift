@@ -6,8 +6,9 @@ extension SequenceSubscription: CombineDescribing {
         return isLive ? String(describing: elements) : "Sequence"
     }
 
-    /// Combine's mirror: the sequence.
+    /// Combine's mirror: the sequence (a `Record`'s: and its completion).
     @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: [("sequence", elements as Any)])
+        if isRecord { return Mirror(self, children: [("sequence", elements as Any), ("completion", completion)]) }
+        return Mirror(self, children: [("sequence", elements as Any)])
     }
 }

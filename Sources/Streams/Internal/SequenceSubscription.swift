@@ -34,13 +34,16 @@ where Downstream.Input == Elements.Element {
     @usableFromInline let requestBody: (SequenceSubscription, Subscribers.Demand) -> Void
     /// The sequence, kept for the description Combine shows (see SequenceSubscription+Description).
     @usableFromInline let elements: Elements
+    /// Whether the mirror shows the completion too, as Combine's does for a `Record`.
+    @usableFromInline let isRecord: Bool
 
     /// Starts `downstream` on `elements`. An empty sequence completes at once.
     @inlinable
     static func start(
         _ elements: Elements,
         completion: Subscribers.Completion<Downstream.Failure>,
-        downstream: Downstream
+        downstream: Downstream,
+        isRecord: Bool = false
     ) {
         var iterator = elements.makeIterator()
         guard let first = iterator.next() else {
@@ -48,7 +51,7 @@ where Downstream.Input == Elements.Element {
             return
         }
         let subscription = SequenceSubscription(
-            elements: elements, iterator: iterator, first: first, completion: completion, downstream: downstream,
+            elements: elements, iterator: iterator, first: first, completion: completion, downstream: downstream, isRecord: isRecord,
             requestBody: { subscription, demand in subscription.add(demand) })
         downstream.receive(subscription: subscription)
     }
@@ -60,9 +63,11 @@ where Downstream.Input == Elements.Element {
         first: Elements.Element,
         completion: Subscribers.Completion<Downstream.Failure>,
         downstream: Downstream,
+        isRecord: Bool,
         requestBody: @escaping (SequenceSubscription, Subscribers.Demand) -> Void
     ) {
         self.elements = elements
+        self.isRecord = isRecord
         self.iterator = iterator
         self.nextElement = first
         self.completion = completion

@@ -37,7 +37,15 @@ package class SequentialInner<Downstream: Subscriber>: Subscription, CombineDesc
     package var description: String { "\(type(of: self))" }
 
     /// Combine's mirror of this operator has no children.
-    package var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    package var customMirror: Mirror {
+        guard showsDownstreamAndDemand else { return Mirror(self, children: EmptyCollection()) }
+        let (downstream, demand) = lock.withLock { (self.downstream, outstandingDemand) }
+        return Mirror(self, children: [("downstream", downstream as Any), ("demand", demand)])
+    }
+
+    /// Whether Combine's mirror of the operator shows the subscriber and the demand still
+    /// outstanding (`catch`, `tryCatch`) or nothing (`append`, `retry`).
+    package var showsDownstreamAndDemand: Bool { false }
 
     /// The description, as Combine's types show it in a playground.
     package var playgroundDescription: Any { description }

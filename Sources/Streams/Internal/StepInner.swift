@@ -44,10 +44,27 @@ package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     /// The operator's name as Combine shows it (`"TryMap"`, `"PrefixWhile"`, …).
     package var description: String { "\(type(of: self))" }
 
-    /// Combine's mirror of these operators: the subscriber they deliver to.
+    /// Combine's mirror of these operators: by default the subscriber they deliver to; see
+    /// ``mirrorChildren(downstream:upstream:isFinished:)``.
     package var customMirror: Mirror {
-        let downstream = lock.withLock { self.downstream }
-        return Mirror(self, children: [("downstream", downstream as Any)])
+        lock.lock()
+        let downstream = self.downstream
+        let upstream: (any Subscription)? = if case .subscribed(let subscription) = status { subscription } else { nil }
+        let isFinished = if case .terminated = status { true } else { false }
+        let children = mirrorChildren(downstream: downstream, upstream: upstream, isFinished: isFinished)
+        lock.unlock()
+        return Mirror(self, children: children)
+    }
+
+    /// The children of Combine's mirror of the operator, called with the lock held (state a
+    /// subclass shows there is kept with ``withLock(_:)``).
+    package func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] {
+        [("downstream", downstream as Any)]
+    }
+
+    /// Runs `body` with the lock held: for subclass state the mirror shows.
+    package final func withLock<T>(_ body: () -> T) -> T {
+        lock.withLock(body)
     }
 
     /// The description, as Combine's types show it in a playground.

@@ -73,6 +73,12 @@ extension Publishers.Autoconnect {
 
         var description: String { "Autoconnect" }
 
+        /// Combine's mirror of this subscriber: the autoconnect and the subscriber.
+        var customMirror: Mirror {
+            let (parent, downstream) = lock.withLock { (self.parent, self.downstream) }
+            return Mirror(self, children: [("parent", parent as Any), ("downstream", downstream as Any)])
+        }
+
         func receive(subscription: any Subscription) {
             lock.lock()
             guard upstreamSubscription == nil, let downstream else {
@@ -82,7 +88,7 @@ extension Publishers.Autoconnect {
             }
             upstreamSubscription = subscription
             lock.unlock()
-            downstream.receive(subscription: self)
+            downstream.receive(subscription: Connection(inner: self, upstream: subscription))
         }
 
         func receive(_ input: Output) -> Subscribers.Demand {
@@ -120,5 +126,21 @@ extension Publishers.Autoconnect {
             subscription?.cancel()
             leaving?.subscriberLeft()
         }
+    }
+
+    /// What the subscriber holds: upstream's subscription, shown as upstream's (as in Combine,
+    /// `print()` after `share()` shows `Multicast`), whose cancel also tells the autoconnect.
+    private struct Connection<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        let inner: Inner<Downstream>
+        let upstream: any Subscription
+
+        var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+        var description: String { String(describing: upstream) }
+        var customMirror: Mirror { Mirror(reflecting: upstream) }
+        var playgroundDescription: Any { description }
+
+        func request(_ demand: Subscribers.Demand) { inner.request(demand) }
+        func cancel() { inner.cancel() }
     }
 }

@@ -53,5 +53,9 @@ extension Publishers.Collect {
         }
 
         override var result: Output? { values }
+
+        override func mirrorChildren(downstream: Downstream?, status: Any) -> [Mirror.Child] {
+            [("count", values.count)]
+        }
     }
 }

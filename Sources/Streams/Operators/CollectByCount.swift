@@ -54,14 +54,26 @@ extension Publishers.CollectByCount {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         var description: String { "CollectByCount" }
 
+        /// Combine's mirror: the subscriber, upstream's subscription, the values collected so
+        /// far and how many make an array.
+        var customMirror: Mirror {
+            lock.lock()
+            let upstream: (any Subscription)? = if case .subscribed(let subscription) = status { subscription } else { nil }
+            let children: [Mirror.Child] = [
+                ("downstream", downstream as Any), ("upstreamSubscription", upstream as Any), ("buffer", buffer), ("count", count),
+            ]
+            lock.unlock()
+            return Mirror(self, children: children)
+        }
+
         private enum Status {
             case awaitingSubscription
             case subscribed(any Subscription)
             case terminated
         }
 
-        // `lock` protects `status`, `downstream` and `isCancelled`. `buffer` is touched only
-        // from upstream's serial signals.
+        // `lock` protects `status`, `downstream`, `isCancelled` and `buffer` (which only
+        // upstream's serial signals change; the mirror reads it).
         private let lock = Lock()
         private var status = Status.awaitingSubscription
         private var downstream: Downstream?
@@ -89,11 +101,11 @@ extension Publishers.CollectByCount {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             lock.lock()
             guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
-            lock.unlock()
             buffer.append(input)
-            guard buffer.count == count else { return .none }
+            guard buffer.count == count else { lock.unlock(); return .none }
             let full = buffer
             buffer = []
+            lock.unlock()
             return downstream.receive(full) * count
         }
 
@@ -102,9 +114,9 @@ extension Publishers.CollectByCount {
             guard case .subscribed = status, let downstream else { lock.unlock(); return }
             status = .terminated
             self.downstream = nil
-            lock.unlock()
             let partial = buffer
             buffer = []
+            lock.unlock()
             if case .finished = completion, !partial.isEmpty {
                 _ = downstream.receive(partial)
                 // A subscriber that cancelled from inside `receive(_:)` gets no completion.

@@ -75,6 +75,11 @@ extension Publishers.Debounce {
 
         override var description: String { "Debounce" }
 
+        // Combine's mirror: the subscriber, its demand and the value waiting for quiet.
+        override func mirrorChildrenLocked(downstream: Downstream?) -> [Mirror.Child] {
+            [("downstream", downstream as Any), ("downstreamDemand", state.demand), ("currentValue", state.pending as Any)]
+        }
+
         override func scheduleTurn() {
             scheduler.schedule(options: options) { self.runTurn() }
         }

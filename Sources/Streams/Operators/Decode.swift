@@ -47,6 +47,10 @@ extension Publishers.Decode {
     where Downstream.Input == Output, Downstream.Failure == any Error {
         override var description: String { "Decode" }
 
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] {
+            [("downstream", downstream as Any), ("finished", isFinished), ("upstreamSubscription", upstream as Any)]
+        }
+
         // Immutable; the base class's lock protects everything else.
         private let decoder: Coder
 

@@ -47,6 +47,8 @@ extension Publishers.DropWhile {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         override var description: String { "DropWhile" }
 
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] { [] }
+
         // `isDropping` is touched only from `step(_:)`, which upstream's serial signals call.
         private var isDropping = true
         private let predicate: (Output) -> Bool

@@ -46,6 +46,10 @@ extension Publishers.Encode {
     where Downstream.Input == Output, Downstream.Failure == any Error {
         override var description: String { "Encode" }
 
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] {
+            [("downstream", downstream as Any), ("finished", isFinished), ("upstreamSubscription", upstream as Any)]
+        }
+
         // Immutable; the base class's lock protects everything else.
         private let encoder: Coder
 

@@ -44,15 +44,17 @@ extension Publishers {
 }
 
 extension Publishers.MeasureInterval {
-    // Forwards the upstream subscription itself. `previous` and `isFinished` are touched only by
-    // upstream's signals, which never overlap (rule 3), so they need no lock.
-    private final class Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
+    // Stands between upstream and the subscriber, as Combine's does, so that the subscriber's
+    // subscription is described as `"MeasureInterval"`; requests and cancellation pass through.
+    // `previous` is touched only by upstream's signals, which never overlap (rule 3).
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        private let downstream: Downstream
+        // `lock` protects `upstream` and `downstream`; `downstream` is nil once the stream ended.
+        private let lock = Lock()
+        private var upstream: (any Subscription)?
+        private var downstream: Downstream?
         private let scheduler: Context
         private var previous: Context.SchedulerTimeType?
-        private var isFinished = false
-        let combineIdentifier = CombineIdentifier()
 
         init(downstream: Downstream, scheduler: Context) {
             self.downstream = downstream
@@ -62,12 +64,20 @@ extension Publishers.MeasureInterval {
         var description: String { "MeasureInterval" }
 
         func receive(subscription: any Subscription) {
+            lock.lock()
+            guard upstream == nil, let downstream else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            upstream = subscription
+            lock.unlock()
             previous = scheduler.now
-            downstream.receive(subscription: subscription)
+            downstream.receive(subscription: self)
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if isFinished { return .none }
+            guard let downstream = lock.withLock({ self.downstream }) else { return .none }
             let now = scheduler.now
             let interval = (previous ?? now).distance(to: now)
             previous = now
@@ -75,9 +85,28 @@ extension Publishers.MeasureInterval {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            if isFinished { return }
-            isFinished = true
-            downstream.receive(completion: completion)
+            lock.lock()
+            let target = downstream
+            downstream = nil
+            upstream = nil
+            lock.unlock()
+            target?.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            let subscription = lock.withLock { upstream }
+            subscription?.request(demand)
+        }
+
+        func cancel() {
+            lock.lock()
+            let subscription = upstream
+            let released = downstream
+            upstream = nil
+            downstream = nil
+            lock.unlock()
+            withExtendedLifetime(released) {}
+            subscription?.cancel()
         }
     }
 }

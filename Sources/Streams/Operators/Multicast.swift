@@ -58,9 +58,10 @@ extension Publishers {
             self.createSubject = createSubject
         }
 
-        /// Attaches `subscriber` to the subject.
+        /// Attaches `subscriber` to the subject, through a subscription described as Combine's
+        /// (`"Multicast"`), which passes requests and cancellation to the subject's.
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            sharedSubject().subscribe(subscriber)
+            sharedSubject().subscribe(EventHookInner(downstream: subscriber, hooks: EventHooks(), description: "Multicast"))
         }
 
         /// Subscribes the subject to upstream; cancel the result to disconnect.

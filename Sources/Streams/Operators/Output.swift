@@ -83,6 +83,8 @@ extension Publishers.Output {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         override var description: String { "Output" }
 
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] { [] }
+
         // `position` is touched only from `step(_:)`, which upstream's serial signals call.
         private var position = 0
         private let range: CountableRange<Int>

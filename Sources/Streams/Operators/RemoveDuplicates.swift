@@ -63,7 +63,8 @@ extension Publishers.RemoveDuplicates {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         override var description: String { "RemoveDuplicates" }
 
-        // `previous` is touched only from `step(_:)`, which upstream's serial signals call.
+        // `previous` is written only from `step(_:)`, which upstream's serial signals call,
+        // with the base class's lock held, so that the mirror can read it under that lock.
         private var previous: Output?
         private let predicate: (Output, Output) -> Bool
 
@@ -72,8 +73,12 @@ extension Publishers.RemoveDuplicates {
             super.init(downstream: downstream)
         }
 
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] {
+            [("downstream", downstream as Any), ("last", previous as Any)]
+        }
+
         override func step(_ input: Output) -> OperatorStep<Output, Failure> {
-            defer { previous = input }
+            defer { withLock { previous = input } }
             if let previous, predicate(previous, input) { return .skip }
             return .emit(input)
         }

@@ -45,7 +45,8 @@ extension Publishers.Scan {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         override var description: String { "Scan" }
 
-        // `accumulator` is touched only from `step(_:)`, which upstream's serial signals call.
+        // `accumulator` is written only from `step(_:)`, which upstream's serial signals call,
+        // with the base class's lock held, so that the mirror can read it under that lock.
         private var accumulator: Output
         private let nextPartialResult: (Output, Upstream.Output) -> Output
 
@@ -56,8 +57,13 @@ extension Publishers.Scan {
         }
 
         override func step(_ input: Upstream.Output) -> OperatorStep<Output, Failure> {
-            accumulator = nextPartialResult(accumulator, input)
-            return .emit(accumulator)
+            let next = nextPartialResult(accumulator, input)
+            withLock { accumulator = next }
+            return .emit(next)
+        }
+
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] {
+            [("downstream", downstream as Any), ("result", accumulator)]
         }
     }
 }

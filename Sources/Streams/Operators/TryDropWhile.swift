@@ -52,6 +52,8 @@ extension Publishers.TryDropWhile {
     where Downstream.Input == Output, Downstream.Failure == any Error {
         override var description: String { "TryDropWhile" }
 
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] { [] }
+
         // `isDropping` is touched only from `step(_:)`, which upstream's serial signals call.
         private var isDropping = true
         private let predicate: (Output) throws -> Bool

@@ -44,6 +44,8 @@ extension Publishers.TryMap {
     where Downstream.Input == Output, Downstream.Failure == any Error {
         override var description: String { "TryMap" }
 
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] { [] }
+
         // Immutable; the base class's lock protects everything else.
         private let transform: (Upstream.Output) throws -> Output
 

@@ -53,10 +53,14 @@ extension Publishers.TryReduce {
 
         // `accumulator` is touched only from upstream's serial signals.
         private var accumulator: Output
+        private let initial: Output
+
+        override var initialResult: Any? { initial }
         private let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
             accumulator = initial
+            self.initial = initial
             self.nextPartialResult = nextPartialResult
             super.init(downstream: downstream)
         }

@@ -52,7 +52,8 @@ extension Publishers.TryRemoveDuplicates {
     where Downstream.Input == Output, Downstream.Failure == any Error {
         override var description: String { "TryRemoveDuplicates" }
 
-        // `previous` is touched only from `step(_:)`, which upstream's serial signals call.
+        // `previous` is written only from `step(_:)`, which upstream's serial signals call,
+        // with the base class's lock held, so that the mirror can read it under that lock.
         private var previous: Output?
         private let predicate: (Output, Output) throws -> Bool
 
@@ -61,8 +62,12 @@ extension Publishers.TryRemoveDuplicates {
             super.init(downstream: downstream)
         }
 
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] {
+            [("downstream", downstream as Any), ("last", previous as Any)]
+        }
+
         override func step(_ input: Output) -> OperatorStep<Output, any Error> {
-            defer { previous = input }
+            defer { withLock { previous = input } }
             guard let previous else { return .emit(input) }
             do { return try predicate(previous, input) ? .skip : .emit(input) } catch { return .fail(error) }
         }

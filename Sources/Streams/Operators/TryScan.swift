@@ -50,7 +50,8 @@ extension Publishers.TryScan {
     where Downstream.Input == Output, Downstream.Failure == any Error {
         override var description: String { "TryScan" }
 
-        // `accumulator` is touched only from `step(_:)`, which upstream's serial signals call.
+        // `accumulator` is written only from `step(_:)`, which upstream's serial signals call,
+        // with the base class's lock held, so that the mirror can read it under that lock.
         private var accumulator: Output
         private let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
@@ -62,11 +63,16 @@ extension Publishers.TryScan {
 
         override func step(_ input: Upstream.Output) -> OperatorStep<Output, any Error> {
             do {
-                accumulator = try nextPartialResult(accumulator, input)
-                return .emit(accumulator)
+                let next = try nextPartialResult(accumulator, input)
+                withLock { accumulator = next }
+                return .emit(next)
             } catch {
                 return .fail(error)
             }
+        }
+
+        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] {
+            [("downstream", downstream as Any), ("status", isFinished ? "terminal" : upstream == nil ? "awaiting subscription" : "active"), ("result", accumulator)]
         }
     }
 }

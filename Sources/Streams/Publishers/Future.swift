@@ -47,6 +47,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = Conduit(subscriber)
         conduit.combineName = "Future"
+        conduit.parent = self
         lock.lock()
         let known = result
         if known == nil {

@@ -28,7 +28,7 @@ public struct Record<Output, Failure: Error>: Publisher {
 
     /// Replays the values within demand, then the completion.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        SequenceSubscription.start(recording.output, completion: recording.completion, downstream: subscriber)
+        SequenceSubscription.start(recording.output, completion: recording.completion, downstream: subscriber, isRecord: true)
     }
 
     /// A list of values followed by a completion.

@@ -18,6 +18,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core = SubjectCore(current: value)
     }
 
+    /// A subject whose subscriptions describe themselves as `name` (`"PublishedSubject"` for a
+    /// `@Published` property's, as in Combine).
+    init(_ value: Output, describedAs name: String) {
+        core = SubjectCore(current: value, combineName: name)
+    }
+
     /// The current value. Setting it sends the new value to subscribers.
     public var value: Output {
         get { core.currentValue }

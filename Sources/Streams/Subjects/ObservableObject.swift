@@ -53,7 +53,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public typealias Failure = Never
 
     // All mutable state lives in `subject`, which has its own lock.
-    private let subject = PassthroughSubject<Void, Never>()
+    private let subject = PassthroughSubject<Void, Never>(describedAsObjectWillChange: ())
 
     /// Creates a publisher with no subscribers.
     public init() {}

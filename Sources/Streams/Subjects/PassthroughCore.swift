@@ -50,10 +50,24 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline var retired: [Unmanaged<List>] = []
     @usableFromInline var completion: Subscribers.Completion<Failure>?
     private var upstreams = SubjectUpstreams()
+    /// Whether this core serves an `ObservableObjectPublisher`, whose subscriptions Combine
+    /// describes otherwise (see PassthroughSubscription+Description).
+    @usableFromInline let isObjectWillChange: Bool
 
     @usableFromInline
-    init() {
+    init(isObjectWillChange: Bool = false) {
         published = Atomic(Unmanaged.passRetained(List([])))
+        self.isObjectWillChange = isObjectWillChange
+    }
+
+    /// The subscriber of `subscription`, if it is still attached (for the mirror).
+    func subscriber(of subscription: PassthroughSubscription<Output, Failure>) -> Any? {
+        // Under the lock the published list cannot be replaced, so it stays alive.
+        lock.withLock {
+            published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef { list in
+                list.all.first { $0.subscription === subscription }?.subscriber
+            }
+        }
     }
 
     deinit {

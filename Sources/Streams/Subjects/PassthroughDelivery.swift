@@ -26,6 +26,9 @@ class PassthroughDelivery<Output, Failure: Error>: @unchecked Sendable {
 
     /// Delivers `value` if the subscription is live and has demand (taken now); otherwise the
     /// subscriber misses it.
+    /// The subscriber, for the mirror.
+    @usableFromInline var subscriber: Any { () }
+
     @inlinable
     final func offer(_ value: Output) {
         guard subscription.isActive, subscription.takeOne() else { return }
@@ -55,6 +58,8 @@ class PassthroughDelivery<Output, Failure: Error>: @unchecked Sendable {
 final class PassthroughDownstream<Downstream: Subscriber>: PassthroughDelivery<Downstream.Input, Downstream.Failure>, @unchecked Sendable {
     // Immutable; see `PassthroughDelivery`.
     @usableFromInline let downstream: Downstream
+
+    @usableFromInline override var subscriber: Any { downstream }
 
     @inlinable
     init(_ downstream: Downstream, subscription: PassthroughSubscription<Downstream.Input, Downstream.Failure>) {

@@ -11,10 +11,17 @@
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     // All mutable state lives in `core`, which guards it with its own lock and atomics.
-    @usableFromInline let core = PassthroughCore<Output, Failure>()
+    @usableFromInline let core: PassthroughCore<Output, Failure>
 
     /// Creates a subject with no subscribers.
-    public init() {}
+    public init() {
+        core = PassthroughCore()
+    }
+
+    /// A subject whose subscriptions are an `ObservableObjectPublisher`'s, described as Combine's.
+    init(describedAsObjectWillChange: Void) {
+        core = PassthroughCore(isObjectWillChange: true)
+    }
 
     /// Attaches `subscriber`; after a completion it receives that completion at once.
     @inlinable

@@ -23,11 +23,14 @@ final class PassthroughSubscription<Output, Failure: Error>: Subscription, Senda
     /// subtracts from it; any thread may add.
     @usableFromInline let demand = Atomic<UInt>(0)
     @usableFromInline weak let core: PassthroughCore<Output, Failure>?
+    /// Whether the subject is an `ObservableObjectPublisher`'s (see the description).
+    @usableFromInline let isObjectWillChange: Bool
 
     @inlinable
     init(core: PassthroughCore<Output, Failure>, phase: Int) {
         self.core = core
         self.phase = Atomic(phase)
+        isObjectWillChange = core.isObjectWillChange
     }
 
     /// Whether values may be delivered now.

@@ -85,7 +85,7 @@ public struct Published<Value> {
 
         var subject: CurrentValueSubject<Value, Never> {
             if let lazySubject { return lazySubject }
-            let subject = CurrentValueSubject<Value, Never>(value)
+            let subject = CurrentValueSubject<Value, Never>(value, describedAs: "PublishedSubject")
             lazySubject = subject
             return subject
         }

@@ -29,11 +29,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     private var upstreams = SubjectUpstreams()
     /// The latest value.
     @usableFromInline @exclusivity(unchecked) var current: Output
+    /// How its subscriptions describe themselves: `"CurrentValueSubject"`, or `"PublishedSubject"`
+    /// for a `@Published` property's.
+    @usableFromInline let combineName: String
 
     /// A core whose current value is `current`.
     @usableFromInline
-    init(current: Output) {
+    init(current: Output, combineName: String = "CurrentValueSubject") {
         self.current = current
+        self.combineName = combineName
     }
 
     deinit {
@@ -50,6 +54,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         let conduit = Conduit(subscriber, initialValue: current)
+        conduit.combineName = combineName
+        conduit.parent = self
         let detach: () -> Void = { [weak self, unowned conduit] in self?.detach(conduit) }
         conduit.setOnTermination(detach)
         entries.append(Entry(conduit: conduit, offer: { [unowned conduit] value in conduit.offer(value) }))

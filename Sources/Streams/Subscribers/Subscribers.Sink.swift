@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Subscribers {
     /// A subscriber that requests unlimited values and hands each one, and the completion, to a
     /// closure.
@@ -12,8 +14,11 @@ extension Subscribers {
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         // `lock` protects `upstream`, `isTerminated` and `cancellable`. The closures are
-        // immutable, so a value reaches `receiveValue` without a lock or a reference count.
+        // immutable, so a value reaches `receiveValue` without a lock or a reference count;
+        // `isCancelled` is read there with one load, so that a cancelled sink, as Combine's,
+        // calls neither closure again.
         @usableFromInline let lock = Lock()
+        @usableFromInline let isCancelled = Atomic<Bool>(false)
         @usableFromInline var upstream: (any Subscription)?
         @usableFromInline var isTerminated = false
         // The cancellable `sink` returned, told to let go of this sink when the stream completes.
@@ -57,9 +62,10 @@ extension Subscribers {
         }
 
         /// Hands `value` to ``receiveValue`` and asks for nothing more (demand is unlimited).
+        /// After ``cancel()``, values are dropped.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            receiveValue(value)
+            if !isCancelled.load(ordering: .relaxed) { receiveValue(value) }
             return .none
         }
 
@@ -78,8 +84,9 @@ extension Subscribers {
             owner?.releaseWithoutCancelling()
         }
 
-        /// Cancels upstream, which lets go of this sink.
+        /// Cancels upstream, which lets go of this sink; neither closure is called again.
         public func cancel() {
+            isCancelled.store(true, ordering: .relaxed)
             lock.lock()
             let subscription = upstream
             upstream = nil

@@ -77,6 +77,36 @@ struct DemandFidelityTests {
         Case("buffer .keepFull", [.max(4)]) { $0.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest) },
     ]
 
+    /// Time operators on a virtual-time scheduler that is never advanced: what they ask for
+    /// at once. `subscribe(on:)` asks on the scheduler, so it is checked apart.
+    static let timed: [Case] = [
+        Case("debounce", [.unlimited]) { $0.debounce(for: 1, scheduler: TestScheduler()) },
+        Case("throttle", [.unlimited]) { $0.throttle(for: 1, scheduler: TestScheduler(), latest: true) },
+        Case("delay", [.max(1)]) { $0.delay(for: 1, scheduler: TestScheduler()) },
+        Case("receive(on:)", [.max(1)]) { $0.receive(on: TestScheduler()) },
+        Case("measureInterval", [.max(1)]) { $0.measureInterval(using: TestScheduler()) },
+        Case("timeout", [.max(1)]) { $0.timeout(1, scheduler: TestScheduler()) },
+        Case("collect(.byTime)", [.unlimited]) { $0.collect(.byTime(TestScheduler(), 1)) },
+        // Combine documents it: a request for .max(n) asks upstream for .max(count * n).
+        Case("collect(.byTimeOrCount)", [.max(3)]) { $0.collect(.byTimeOrCount(TestScheduler(), 1, 3)) },
+    ]
+
+    @Test("time operators ask upstream for what Combine's ask for", arguments: timed)
+    func timedOperators(_ testCase: Case) {
+        #expect(testCase.requests() == testCase.expected)
+    }
+
+    @Test("subscribe(on:) makes the subscriber's requests on the scheduler, passed through unchanged")
+    func subscribeOnPassesThrough() {
+        let scheduler = TestScheduler()
+        let chain = handDriven(Int.self) { $0.subscribe(on: scheduler) }
+        scheduler.advance()
+        chain.subscriber.request(.max(2))
+        #expect(chain.upstream.requests.isEmpty)
+        scheduler.advance()
+        #expect(chain.upstream.requests == [.max(2)])
+    }
+
     @Test("operators that pass demand through ask upstream for exactly what the subscriber asks for", arguments: passingThrough)
     func passThrough(_ testCase: Case) {
         #expect(testCase.requests() == testCase.expected)

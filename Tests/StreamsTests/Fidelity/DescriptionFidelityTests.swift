@@ -149,10 +149,10 @@ struct DescriptionFidelityTests {
     func mirrorsAndPlaygrounds() {
         let mapped = Upstream().tryMap { $0 }.probe()
         #expect(mapped.playgroundText == "TryMap")
-        #expect(mapped.mirrorLabels == ["downstream"])
+        #expect(mapped.mirrorLabels.isEmpty)
         let reduced = Upstream().reduce(0, +).probe()
         #expect(reduced.playgroundText == "Reduce")
-        #expect(reduced.mirrorLabels == ["downstream", "result", "status"])
+        #expect(reduced.mirrorLabels == ["downstream", "result", "initial", "status"])
         let just = Just(7).probe()
         #expect(Mirror(reflecting: just.subscription!).children.map { $0.value as? Int } == [7])
         let sequence = [1, 2].publisher.probe()

@@ -21,6 +21,11 @@ package struct AtomicDeliveryTurn: ~Copyable, Sendable {
     @inlinable
     package var current: DeliveryTurn { DeliveryTurn(raw: raw.load(ordering: .sequentiallyConsistent)) }
 
+    /// Whether nobody holds the turn: one load.
+    @inlinable
+    @inline(__always)
+    package var isIdle: Bool { raw.load(ordering: .sequentiallyConsistent) == DeliveryTurn.idle.rawValue }
+
     /// Whether the turn has ended: one load, for a holder that checks before each delivery.
     @inlinable
     @inline(__always)
@@ -103,9 +108,7 @@ package struct AtomicDeliveryTurn: ~Copyable, Sendable {
     /// work): a turn marked with work is just held again.
     @inlinable
     package func collectWork() {
-        apply(from: .heldWithWork, isLoaded: false) { turn in
-            if turn == .heldWithWork { turn = .held }
-        }
+        apply(from: .heldWithWork, isLoaded: false) { $0.collectWork() }
     }
 
     /// ``DeliveryTurn/end()``.

@@ -64,6 +64,9 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
         turn = handingOverSubscription ? .held : .idle
     }
 
+    /// The values waiting, oldest first (a copy, for a mirror).
+    package var waitingValues: [Value] { waiting.elements }
+
     /// How many values wait for demand or for the delivery turn.
     @inlinable package var waitingCount: Int { waiting.count }
 
@@ -73,6 +76,13 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
 
     /// Whether a thread holds the delivery turn.
     @inlinable package var isDelivering: Bool { turn.isHeld }
+
+    /// Whether the thread delivering the value handed out must report back under its owner's
+    /// lock rather than let a later event report for it: work was left for it, or values or a
+    /// completion wait (a value offered from now on then does not mark the turn).
+    @inlinable package var holderMustReport: Bool {
+        turn == .heldWithWork || !waiting.isEmpty || pendingCompletion != nil
+    }
 
     /// Whether the completion has been handed out or downstream cancelled.
     @inlinable package var isTerminated: Bool { turn == .ended }
@@ -89,6 +99,7 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     /// Accepts a value: hands it out at once if downstream has demand and nobody is delivering,
     /// otherwise keeps it waiting. Ignored once the stream is ending.
     @inlinable
+    @inline(__always)
     package mutating func offer(_ value: Value) -> DownstreamSignal<Value, Failure>? {
         guard !isEnding else { return nil }
         if waiting.isEmpty, demand > 0, turn.take() == .taken {
@@ -102,6 +113,7 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     /// Like ``offer(_:)``, but a value that would wait replaces the newest waiting one, so at
     /// most one value ever waits (combineLatest's coalescing).
     @inlinable
+    @inline(__always)
     package mutating func offerReplacingWaiting(_ value: Value) -> DownstreamSignal<Value, Failure>? {
         guard !isEnding else { return nil }
         if waiting.isEmpty { return offer(value) }
@@ -153,12 +165,24 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
     @inlinable
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> DownstreamSignal<Value, Failure>? {
         guard turn != .ended else { return nil }
+        turn.collectWork()
         demand += more
         if waiting.isEmpty, pendingCompletion == nil {
             _ = turn.giveUpHavingSeenAllWork()
             return nil
         }
         return handOutNextOrGiveUp()
+    }
+
+    /// The holder delivered the value handed out and asked for nothing more, and
+    /// ``holderMustReport`` was false: nothing waits, so its report would only give the turn up.
+    /// That, without the rest of ``didDeliver(requesting:)``, for an owner that reports for a
+    /// holder that has gone.
+    @inlinable
+    @inline(__always)
+    package mutating func holderLeftAskingNothing() {
+        assert(waiting.isEmpty && pendingCompletion == nil, "DeliveryQueue.holderLeftAskingNothing(): the holder had to report")
+        if turn.isHeld { turn = .idle }
     }
 
     /// The holder's next signal, or, if there is none it may deliver, the turn given up.

@@ -55,7 +55,9 @@ package enum DeliveryTurn: UInt8, Sendable, CaseIterable {
     }
 
     /// Whether a thread holds the turn.
-    @inlinable package var isHeld: Bool { self == .held || self == .heldWithWork }
+    @inlinable
+    @inline(__always)
+    package var isHeld: Bool { rawValue &- DeliveryTurn.held.rawValue <= DeliveryTurn.heldWithWork.rawValue &- DeliveryTurn.held.rawValue }
 
     /// Asks for the turn: takes it if it is free, otherwise leaves the caller's work (already
     /// stored) for the holder.
@@ -108,6 +110,14 @@ package enum DeliveryTurn: UInt8, Sendable, CaseIterable {
         assert(isHeld, "DeliveryTurn.giveUpHavingSeenAllWork(): the turn is not held")
         self = .idle
         return .released
+    }
+
+    /// The holder is about to look at every piece of work left so far (under the lock that
+    /// guards that work): a turn marked with work is just held again, so that a mark made from
+    /// now on means work the holder has not seen.
+    @inlinable
+    package mutating func collectWork() {
+        if self == .heldWithWork { self = .held }
     }
 
     /// Ends the stream: nobody takes the turn again. Returns the state it was in, so that the

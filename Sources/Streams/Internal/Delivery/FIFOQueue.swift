@@ -12,6 +12,9 @@ package struct FIFOQueue<Element> {
     @inlinable package var count: Int { storage.count - head }
     /// Whether no element is waiting.
     @inlinable package var isEmpty: Bool { head == storage.count }
+    /// The waiting elements, oldest first.
+    package var elements: [Element] { storage[head...].map(\.unsafelyUnwrapped) }
+
     /// The element that ``removeFirst()`` would return.
     @inlinable package var first: Element? { isEmpty ? nil : storage[head] }
 

@@ -32,6 +32,15 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
     private let keepsFull: Bool
     private let overflow: Overflow
 
+    /// The values kept for the subscriber, oldest first (for the mirror).
+    var waitingValues: [Value] { queue.waitingValues }
+    /// The demand the subscriber requested and has not received (for the mirror).
+    var downstreamDemand: Subscribers.Demand { queue.demand }
+    /// The completion waiting behind the values, if any (for the mirror).
+    var terminal: Subscribers.Completion<Failure>? { queue.pendingCompletion }
+    /// Where the buffer is with its upstream, as Combine's mirror shows it.
+    var mirrorState: String { upstreamIsDone ? "complete" : upstream == nil ? "awaiting subscription" : "subscribed" }
+
     package init(size: Int, keepsFull: Bool, overflow: Overflow) {
         self.size = size
         self.keepsFull = keepsFull
@@ -99,6 +108,12 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DownstreamStateM
         queue.cancel()
         return Action(cancellations: releaseUpstream())
     }
+
+    package var deliveryTurn: DeliveryTurn { queue.turn }
+
+    package var holderMustReport: Bool { queue.holderMustReport || keepsFull }
+
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
 
     package var hasDiscards: Bool { queue.hasDiscards }
 

@@ -13,8 +13,9 @@
 /// stream never emits but still finishes only when the others do. The first failure ends the
 /// stream at once.
 @usableFromInline
-package struct CombineLatestStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsStateMachine {
-    @usableFromInline package typealias Action = StateMachineAction<[Element], Failure, Link>
+package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, Link>: IndexedUpstreamsStateMachine {
+    @usableFromInline package typealias Element = Values.Element
+    @usableFromInline package typealias Action = StateMachineAction<Values.Combination, Failure, Link>
 
     @usableFromInline
     struct Slot: CreditedUpstream {
@@ -26,18 +27,18 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
         @inlinable init() {}
     }
 
-    @usableFromInline var queue = DeliveryQueue<[Element], Failure>()
+    @usableFromInline var queue = DeliveryQueue<Values.Combination, Failure>()
     @usableFromInline var slots: [Slot]
     /// Each upstream's latest value, by position; kept apart from `slots` so that the per-value
     /// path neither reads nor copies an upstream's other state.
-    @usableFromInline var latest: [Element?]
+    @usableFromInline var latest: Values
     @usableFromInline var slotsWithoutValue: Int
 
     /// A machine for `upstreamCount` upstreams at positions `0..<upstreamCount`.
     @inlinable
     package init(upstreamCount: Int) {
         slots = Array(repeating: Slot(), count: upstreamCount)
-        latest = Array(repeating: nil, count: upstreamCount)
+        latest = Values(upstreamCount: upstreamCount)
         slotsWithoutValue = upstreamCount
     }
 
@@ -55,15 +56,12 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
 
     @inlinable
     package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
-        guard !queue.isEnding, !slots[index].isFinished, slot != nil else { return .none }
+        guard !queue.isEnding, !slots[index].isFinished, let element = slot.take() else { return .none }
         slots[index].credit -= 1
-        if latest[index] == nil { slotsWithoutValue -= 1 }
-        swap(&latest[index], &slot)  // the replaced value goes back to the caller
+        if !latest.hasValue(at: index) { slotsWithoutValue -= 1 }
+        slot = latest.replace(at: index, with: element)  // the replaced value goes back to the caller
         guard slotsWithoutValue == 0 else { return .none }
-        var combination: [Element] = []
-        combination.reserveCapacity(latest.count)
-        for value in latest { combination.append(value.unsafelyUnwrapped) }
-        return Action(signal: queue.offerReplacingWaiting(combination))
+        return Action(signal: queue.offerReplacingWaiting(latest.combination()))
     }
 
     @inlinable
@@ -89,7 +87,7 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
     @inlinable
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
         let signal = queue.didDeliver(requesting: more)
-        return Action(requests: more > 0 ? topUps() : [], signal: signal)
+        return more > 0 ? Action(requests: topUps(), signal: signal) : Action(signal: signal)
     }
 
     @inlinable
@@ -97,6 +95,15 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
         queue.cancel()
         return Action(cancellations: releaseLinks())
     }
+
+    @inlinable
+    package var deliveryTurn: DeliveryTurn { queue.turn }
+
+    @inlinable
+    package var holderMustReport: Bool { queue.holderMustReport }
+
+    @inlinable
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
 
     @inlinable
     package var hasDiscards: Bool { queue.hasDiscards }
@@ -117,12 +124,9 @@ package struct CombineLatestStateMachine<Element, Failure: Error, Link>: Indexed
         for index in slots.indices {
             if let link = slots[index].link { links.append(link) }
             slots[index].link = nil
-            if let released = latest[index] {
-                queue.discards.add(released)
-                latest[index] = nil
-            }
             slots[index].isFinished = true
         }
+        latest.removeAll(into: &queue.discards)
         return links
     }
 }

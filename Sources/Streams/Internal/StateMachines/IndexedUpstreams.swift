@@ -35,30 +35,6 @@ package enum CombiningElement<A, B, C, D> {
     case second(B)
     case third(C)
     case fourth(D)
-
-    /// The value of the first upstream; the element must come from it.
-    @inlinable package var a: A {
-        guard case .first(let value) = self else { preconditionFailure("CombiningElement: expected the first upstream's value") }
-        return value
-    }
-
-    /// The value of the second upstream; the element must come from it.
-    @inlinable package var b: B {
-        guard case .second(let value) = self else { preconditionFailure("CombiningElement: expected the second upstream's value") }
-        return value
-    }
-
-    /// The value of the third upstream; the element must come from it.
-    @inlinable package var c: C {
-        guard case .third(let value) = self else { preconditionFailure("CombiningElement: expected the third upstream's value") }
-        return value
-    }
-
-    /// The value of the fourth upstream; the element must come from it.
-    @inlinable package var d: D {
-        guard case .fourth(let value) = self else { preconditionFailure("CombiningElement: expected the fourth upstream's value") }
-        return value
-    }
 }
 
 /// The subscriber a shell of an ``IndexedUpstreamsStateMachine`` attaches to the upstream at

@@ -145,7 +145,7 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
         let signal = queue.didDeliver(requesting: more)
         // Delivering a value does not change the room; only new demand does.
-        return Action(requests: more > 0 ? topUps() : [], signal: signal)
+        return more > 0 ? Action(requests: topUps(), signal: signal) : Action(signal: signal)
     }
 
     @inlinable
@@ -153,6 +153,15 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DownstreamStateMa
         queue.cancel()
         return Action(cancellations: releaseLinks())
     }
+
+    @inlinable
+    package var deliveryTurn: DeliveryTurn { queue.turn }
+
+    @inlinable
+    package var holderMustReport: Bool { queue.holderMustReport }
+
+    @inlinable
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
 
     @inlinable
     package var hasDiscards: Bool { queue.hasDiscards }

@@ -48,6 +48,22 @@ package struct StateMachineAction<Value, Failure: Error, Link> {
         self.signal = signal
     }
 
+    /// Only a signal (or nothing): the common action, made without looking at any array.
+    @inlinable
+    @inline(__always)
+    package init(signal: DownstreamSignal<Value, Failure>?) {
+        upstreamWork = nil
+        self.signal = signal
+    }
+
+    /// Nothing to do.
+    @inlinable
+    @inline(__always)
+    package init() {
+        upstreamWork = nil
+        signal = nil
+    }
+
     /// Upstream subscriptions to cancel.
     @inlinable
     package var cancellations: [Link] {
@@ -64,6 +80,24 @@ package struct StateMachineAction<Value, Failure: Error, Link> {
 
     /// Nothing to do.
     @inlinable package static var none: Self { Self() }
+
+    /// Adds what `later` asks for: its upstream work after this action's, and its signal, if
+    /// this action has none (a machine hands out at most one signal at a time).
+    @inlinable
+    package mutating func append(_ later: consuming Self) {
+        if let work = later.upstreamWork.take() {
+            if upstreamWork == nil {
+                upstreamWork = work
+            } else {
+                upstreamWork!.cancellations += work.cancellations
+                upstreamWork!.requests += work.requests
+            }
+        }
+        if let signal = later.signal.take() {
+            assert(self.signal == nil, "StateMachineAction.append: two signals at once")
+            self.signal = signal
+        }
+    }
 
     /// Whether there is nothing to do.
     @inlinable package var isEmpty: Bool { upstreamWork == nil && signal == nil }
@@ -95,6 +129,16 @@ package protocol DownstreamStateMachine: DiscardsHolder {
     mutating func didDeliver(requesting more: Subscribers.Demand) -> StateMachineAction<Value, Failure, Link>
     /// Downstream cancelled.
     mutating func cancel() -> StateMachineAction<Value, Failure, Link>
+    /// Who delivers: held from the moment a value is handed out until it is reported with
+    /// ``didDeliver(requesting:)``.
+    var deliveryTurn: DeliveryTurn { get }
+    /// Whether the thread delivering the value handed out must report under the shell's lock:
+    /// work was left for it, or reporting that downstream asked for nothing does more than give
+    /// the turn up. Otherwise the shell may let the next event make that report.
+    var holderMustReport: Bool { get }
+    /// The same as `didDeliver(requesting: .none)` when ``holderMustReport`` was false after the
+    /// value was handed out and no event came since: the turn is given up, nothing else changes.
+    mutating func holderLeftAskingNothing()
 }
 
 /// An upstream that is asked for demand in advance and counts what it still owes.

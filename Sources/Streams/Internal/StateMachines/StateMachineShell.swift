@@ -8,6 +8,16 @@
 /// is serial (rule 3) and a subscriber that requests from inside `receive(_:)` is served by this
 /// loop rather than by recursion (rule 6).
 ///
+/// **One lock round trip per value.** The holder mirrors its turn in ``holder``, an
+/// ``AtomicDeliveryTurn``. A delivery that asks for nothing more (`.none`, as a sink with
+/// unlimited demand returns) and after which nobody left work is not reported under the lock:
+/// the holder gives the mirror up with one compare-and-swap, and the report
+/// (`didDeliver(requesting: .none)`) is made by the next event, under the lock it takes anyway.
+/// An event that leaves work for a holder marks the mirror, so that the holder's
+/// compare-and-swap fails and it reports under the lock as before; if the holder has already
+/// gone, the event reports for it and takes the work itself. So the machine sees exactly the
+/// events and reports it would see without the mirror, only a report may come later.
+///
 /// Operators subclass it (or use it as is) and route their upstream signals to ``update(_:)``.
 @usableFromInline
 package class StateMachineShell<Machine: DownstreamStateMachine, Downstream: Subscriber>: Subscription, @unchecked Sendable
@@ -20,6 +30,10 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @usableFromInline @exclusivity(unchecked) final var machine: Machine
     @usableFromInline @exclusivity(unchecked) final var downstream: Downstream?
     @usableFromInline final let makeOutput: (Machine.Value) -> Downstream.Input
+    /// Whether a thread is delivering a value outside the lock: held from the hand-out (under
+    /// the lock) until the holder gives it up (without the lock) or reports (under it); marked
+    /// with work, under the lock, by an event that left work for that holder.
+    @usableFromInline final let holder = AtomicDeliveryTurn(.idle)
 
     @inlinable
     package init(machine: Machine, downstream: Downstream, makeOutput: @escaping (Machine.Value) -> Downstream.Input) {
@@ -38,9 +52,10 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
 
     /// Runs `event` on the machine under the lock, then carries out its action.
     @inlinable
+    @inline(__always)
     package final func update(_ event: (inout Machine) -> Action) {
         lock.lock()
-        let action = event(&machine)
+        let action = Self.run(event, on: &machine, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         carryOut(action, target: target)
@@ -48,13 +63,72 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
 
     /// Runs `event` on the machine under the lock, carries out its action, and returns its result.
     @inlinable
+    @inline(__always)
     package final func update<Result>(_ event: (inout Machine) -> (Result, Action)) -> Result {
+        var result: Result?
         lock.lock()
-        let (result, action) = event(&machine)
+        let action = Self.run({ machine in
+            let (eventResult, eventAction) = event(&machine)
+            result = eventResult
+            return eventAction
+        }, on: &machine, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         carryOut(action, target: target)
-        return result
+        return result.unsafelyUnwrapped
+    }
+
+    // The steps below run with the lock held, on the machine passed `inout` (reading a property
+    // of the stored machine directly would copy it whole).
+
+    /// Runs `event`. First, if the machine's turn is held but its holder gave the mirror up
+    /// without reporting, reports for it (it asked for nothing more), so that the event finds the
+    /// turn free instead of leaving work for a holder that has gone. Last, settles the holder.
+    @inlinable
+    @inline(__always)
+    static func run(_ event: (inout Machine) -> Action, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
+        if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
+        var action = Action()
+        adopt(event(&machine), into: &action, holder: holder)
+        settleHolder(of: &machine, holder: holder, action: &action)
+        return action
+    }
+
+    /// The holder reports that downstream asked for `more`; it keeps the mirror if it is handed
+    /// another value, and gives it up otherwise.
+    @inlinable
+    @inline(__always)
+    static func report(_ more: Subscribers.Demand, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
+        holder.collectWork()
+        var action = machine.didDeliver(requesting: more)
+        if case .value? = action.signal {} else {
+            // Under the lock nobody else marks the mirror: this gives it up.
+            _ = holder.giveUpIfNothingLeft()
+        }
+        settleHolder(of: &machine, holder: holder, action: &action)
+        return action
+    }
+
+    /// Adds `more` to `action`; a value in it makes this thread the holder.
+    @inlinable
+    @inline(__always)
+    static func adopt(_ more: consuming Action, into action: inout Action, holder: borrowing AtomicDeliveryTurn) {
+        if case .value? = more.signal {
+            let taken = holder.takeIfIdle()
+            assert(taken, "StateMachineShell: a value was handed out while another thread held the turn")
+        }
+        if action.isEmpty { action = more } else { action.append(more) }
+    }
+
+    /// If the holder (this thread, if it was just handed a value) must report under the lock,
+    /// marks the mirror so that its give-up fails; if the holder has just gone, reports for it
+    /// and takes the work.
+    @inlinable
+    @inline(__always)
+    static func settleHolder(of machine: inout Machine, holder: borrowing AtomicDeliveryTurn, action: inout Action) {
+        while machine.deliveryTurn.isHeld, machine.holderMustReport, !holder.leaveForHolder() {
+            adopt(machine.didDeliver(requesting: .none), into: &action, holder: holder)
+        }
     }
 
     @inlinable
@@ -106,13 +180,24 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
                 target?.receive(completion: completion)
                 return
             case .value(let value):
-                let more = target?.receive(makeOutput(value)) ?? .none
+                let more = target?.receive(output(value)) ?? .none
+                // Nothing asked and nothing left: the next event reports for this delivery.
+                if more == .none, holder.giveUpIfNothingLeft() { return }
                 lock.lock()
-                action = machine.didDeliver(requesting: more)
+                action = Self.report(more, on: &machine, holder: holder)
                 target = takeTarget(for: action.signal)
                 unlockReleasingDiscards()
             }
         }
+    }
+
+    /// What downstream receives for `value`: the value itself when the machine hands out
+    /// downstream's input type (merge, buffer), without calling `makeOutput`.
+    @inlinable
+    @inline(__always)
+    final func output(_ value: Machine.Value) -> Downstream.Input {
+        if Machine.Value.self == Downstream.Input.self, let same = value as? Downstream.Input { return same }
+        return makeOutput(value)
     }
 
     /// Unlocks, then lets go of what the machine discarded meanwhile.

@@ -93,13 +93,19 @@ package struct SwitchToLatestStateMachine<Value, Failure: Error, Link>: Downstre
 
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
         let signal = queue.didDeliver(requesting: more)
-        return Action(requests: more > 0 ? topUp() : [], signal: signal)
+        return more > 0 ? Action(requests: topUp(), signal: signal) : Action(signal: signal)
     }
 
     package mutating func cancel() -> Action {
         queue.cancel()
         return Action(cancellations: releaseLinks())
     }
+
+    package var deliveryTurn: DeliveryTurn { queue.turn }
+
+    package var holderMustReport: Bool { queue.holderMustReport }
+
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
 
     package var hasDiscards: Bool { queue.hasDiscards }
 

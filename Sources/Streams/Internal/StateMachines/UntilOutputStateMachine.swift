@@ -108,6 +108,12 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DownstreamS
         return Action(cancellations: releaseLinks())
     }
 
+    package var deliveryTurn: DeliveryTurn { queue.turn }
+
+    package var holderMustReport: Bool { queue.holderMustReport }
+
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
+
     package var hasDiscards: Bool { queue.hasDiscards }
 
     package mutating func takeDiscards() -> Discards {

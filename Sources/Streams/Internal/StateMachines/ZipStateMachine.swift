@@ -8,21 +8,22 @@
 /// left waiting, since no further tuple can be formed; the other upstreams are cancelled and
 /// tuples already formed are delivered first. The first failure ends the stream at once.
 @usableFromInline
-package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsStateMachine {
-    @usableFromInline package typealias Action = StateMachineAction<[Element], Failure, Link>
+package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: IndexedUpstreamsStateMachine {
+    @usableFromInline package typealias Element = Queues.Element
+    @usableFromInline package typealias Action = StateMachineAction<Queues.Combination, Failure, Link>
 
-    // Per upstream, by position: its subscription, its values waiting for their counterparts,
-    // and whether it has finished. Kept in parallel arrays so that the per-value path touches
+    // Per upstream, by position: its subscription, its values waiting for their counterparts
+    // (in `waiting`), and whether it has finished. Kept apart so that the per-value path touches
     // them in place and never copies an upstream's state.
     @usableFromInline var links: [Link?]
-    @usableFromInline var waiting: [FIFOQueue<Element>]
+    @usableFromInline var waiting: Queues
     @usableFromInline var finished: [Bool]
     /// How many upstreams have at least one value waiting.
     @usableFromInline var upstreamsWithValues = 0
     /// Whether some upstream has finished (its waiting values may still form tuples).
     @usableFromInline var someUpstreamFinished = false
 
-    @usableFromInline var queue = DeliveryQueue<[Element], Failure>()
+    @usableFromInline var queue = DeliveryQueue<Queues.Combination, Failure>()
     /// Everything downstream has requested so far; each upstream has been asked for it.
     @usableFromInline var requested = Subscribers.Demand.none
 
@@ -30,13 +31,13 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
     @inlinable
     package init(upstreamCount: Int) {
         links = Array(repeating: nil, count: upstreamCount)
-        waiting = Array(repeating: FIFOQueue(), count: upstreamCount)
+        waiting = Queues(upstreamCount: upstreamCount)
         finished = Array(repeating: false, count: upstreamCount)
     }
 
     /// How many values of the upstream at `index` wait for their counterparts.
     @inlinable
-    package func waitingCount(at index: Int) -> Int { waiting[index].count }
+    package func waitingCount(at index: Int) -> Int { waiting.count(at: index) }
 
     @inlinable
     package mutating func attach(_ link: Link, at index: Int) -> Action {
@@ -50,17 +51,15 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
     @inlinable
     package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
         guard !queue.isEnding, !finished[index], let element = slot.take() else { return .none }
-        if waiting[index].isEmpty { upstreamsWithValues += 1 }
-        waiting[index].append(element)
-        guard upstreamsWithValues == waiting.count else { return .none }
-        var tuple: [Element] = []
-        tuple.reserveCapacity(waiting.count)
-        for position in waiting.indices {
-            tuple.append(waiting[position].removeFirst())
-            if waiting[position].isEmpty { upstreamsWithValues -= 1 }
+        if waiting.count(at: index) == 0 { upstreamsWithValues += 1 }
+        waiting.enqueue(element, at: index)
+        guard upstreamsWithValues == waiting.upstreamCount else { return .none }
+        let combination = waiting.dequeueCombination()
+        for position in 0..<waiting.upstreamCount where waiting.count(at: position) == 0 {
+            upstreamsWithValues -= 1
         }
-        let signal = queue.offer(tuple)
-        guard someUpstreamFinished, waiting.indices.contains(where: { finished[$0] && waiting[$0].isEmpty }) else {
+        let signal = queue.offer(combination)
+        guard someUpstreamFinished, finished.indices.contains(where: { finished[$0] && waiting.count(at: $0) == 0 }) else {
             return Action(signal: signal)
         }
         var action = finish(.finished)
@@ -75,7 +74,7 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
         someUpstreamFinished = true
         links[index] = nil
         if case .failure = completion { return finish(completion) }
-        return waiting[index].isEmpty ? finish(.finished) : .none
+        return waiting.count(at: index) == 0 ? finish(.finished) : .none
     }
 
     @inlinable
@@ -88,7 +87,7 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
     @inlinable
     package mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
         let signal = queue.didDeliver(requesting: more)
-        return Action(requests: queue.isEnding ? [] : forward(more), signal: signal)
+        return more > 0 && !queue.isEnding ? Action(requests: forward(more), signal: signal) : Action(signal: signal)
     }
 
     @inlinable
@@ -96,6 +95,15 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
         queue.cancel()
         return Action(cancellations: releaseLinks())
     }
+
+    @inlinable
+    package var deliveryTurn: DeliveryTurn { queue.turn }
+
+    @inlinable
+    package var holderMustReport: Bool { queue.holderMustReport }
+
+    @inlinable
+    package mutating func holderLeftAskingNothing() { queue.holderLeftAskingNothing() }
 
     @inlinable
     package var hasDiscards: Bool { queue.hasDiscards }
@@ -126,7 +134,7 @@ package struct ZipStateMachine<Element, Failure: Error, Link>: IndexedUpstreamsS
         let attached = links.compactMap { $0 }
         for index in links.indices {
             links[index] = nil
-            if !waiting[index].isEmpty { queue.discards.add(waiting[index].takeAll()) }
+            waiting.removeAll(at: index, into: &queue.discards)
             finished[index] = true
         }
         upstreamsWithValues = 0

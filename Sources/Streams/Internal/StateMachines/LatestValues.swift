@@ -1,0 +1,114 @@
+/// Where ``CombineLatestStateMachine`` keeps each upstream's latest value, one place per upstream
+/// position, and how they become a combination.
+///
+/// The operators use ``TypedLatestValues``, which keeps each value in its upstream's own type
+/// and makes a tuple, so that combining allocates nothing; the machine's tests use
+/// ``UniformLatestValues``, which makes an array.
+@usableFromInline
+package protocol LatestValues {
+    /// A value of one upstream, as its link hands it in.
+    associatedtype Element
+    /// The latest value of each upstream, in position order.
+    associatedtype Combination
+
+    /// No values yet, for `upstreamCount` upstreams at positions `0..<upstreamCount`.
+    init(upstreamCount: Int)
+    /// How many upstreams there are.
+    var upstreamCount: Int { get }
+    /// Whether the upstream at `index` has sent a value.
+    func hasValue(at index: Int) -> Bool
+    /// Makes `element` the latest value of the upstream at `index`, which sent it; returns the
+    /// value it replaces, for the caller to release after unlocking.
+    mutating func replace(at index: Int, with element: Element) -> Element?
+    /// The latest value of every upstream, as one combination. Every upstream must have one.
+    func combination() -> Combination
+    /// Forgets every value, into `discards`.
+    mutating func removeAll(into discards: inout Discards)
+}
+
+/// The latest values of up to four upstreams of different types; positions past
+/// ``upstreamCount`` are never used, and their values are `nil` in the combination.
+@usableFromInline
+package struct TypedLatestValues<A, B, C, D>: LatestValues {
+    @usableFromInline package typealias Element = CombiningElement<A, B, C, D>
+    @usableFromInline package typealias Combination = (A, B, C?, D?)
+
+    @usableFromInline package let upstreamCount: Int
+    @usableFromInline var a: A?
+    @usableFromInline var b: B?
+    @usableFromInline var c: C?
+    @usableFromInline var d: D?
+
+    @inlinable
+    package init(upstreamCount: Int) {
+        precondition((2...4).contains(upstreamCount), "TypedLatestValues: 2 to 4 upstreams")
+        self.upstreamCount = upstreamCount
+    }
+
+    @inlinable
+    package func hasValue(at index: Int) -> Bool {
+        switch index {
+        case 0: a != nil
+        case 1: b != nil
+        case 2: c != nil
+        default: d != nil
+        }
+    }
+
+    @inlinable
+    package mutating func replace(at index: Int, with element: Element) -> Element? {
+        switch element {
+        case .first(let value): defer { a = value }; return a.map(Element.first)
+        case .second(let value): defer { b = value }; return b.map(Element.second)
+        case .third(let value): defer { c = value }; return c.map(Element.third)
+        case .fourth(let value): defer { d = value }; return d.map(Element.fourth)
+        }
+    }
+
+    @inlinable
+    package func combination() -> Combination {
+        (a.unsafelyUnwrapped, b.unsafelyUnwrapped, c, d)
+    }
+
+    @inlinable
+    package mutating func removeAll(into discards: inout Discards) {
+        if let value = a.take() { discards.add(value) }
+        if let value = b.take() { discards.add(value) }
+        if let value = c.take() { discards.add(value) }
+        if let value = d.take() { discards.add(value) }
+    }
+}
+
+/// The latest values of any number of upstreams of one type; a combination is an array.
+@usableFromInline
+package struct UniformLatestValues<Value>: LatestValues {
+    @usableFromInline var values: [Value?]
+
+    @inlinable
+    package init(upstreamCount: Int) {
+        values = Array(repeating: nil, count: upstreamCount)
+    }
+
+    @inlinable package var upstreamCount: Int { values.count }
+
+    @inlinable
+    package func hasValue(at index: Int) -> Bool { values[index] != nil }
+
+    @inlinable
+    package mutating func replace(at index: Int, with element: Value) -> Value? {
+        defer { values[index] = element }
+        return values[index]
+    }
+
+    @inlinable
+    package func combination() -> [Value] {
+        values.map(\.unsafelyUnwrapped)
+    }
+
+    @inlinable
+    package mutating func removeAll(into discards: inout Discards) {
+        for index in values.indices {
+            if let value = values[index].take() { discards.add(value) }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// Where ``ZipStateMachine`` keeps the values that wait for their counterparts: one queue per
+/// upstream position, and how one value of each becomes a combination.
+///
+/// The operators use ``TypedZipQueues``, which keeps each upstream's values in that upstream's
+/// own type and makes a tuple, so that pairing values allocates nothing; the machine's tests use
+/// ``UniformZipQueues``, which makes an array.
+@usableFromInline
+package protocol ZipQueues {
+    /// A value of one upstream, as its link hands it in.
+    associatedtype Element
+    /// One value of each upstream, in position order.
+    associatedtype Combination
+
+    /// Empty queues for `upstreamCount` upstreams at positions `0..<upstreamCount`.
+    init(upstreamCount: Int)
+    /// How many upstreams there are.
+    var upstreamCount: Int { get }
+    /// Appends `element` to the queue of the upstream at `index`, which sent it.
+    mutating func enqueue(_ element: Element, at index: Int)
+    /// How many values of the upstream at `index` wait.
+    func count(at index: Int) -> Int
+    /// Removes the first value of every queue, as one combination. No queue may be empty.
+    mutating func dequeueCombination() -> Combination
+    /// Empties the queue of the upstream at `index` into `discards`.
+    mutating func removeAll(at index: Int, into discards: inout Discards)
+}
+
+/// The queues of up to four upstreams of different types; positions past ``upstreamCount`` are
+/// never used, and their values are `nil` in the combination.
+@usableFromInline
+package struct TypedZipQueues<A, B, C, D>: ZipQueues {
+    @usableFromInline package typealias Element = CombiningElement<A, B, C, D>
+    @usableFromInline package typealias Combination = (A, B, C?, D?)
+
+    @usableFromInline package let upstreamCount: Int
+    @usableFromInline var a = FIFOQueue<A>()
+    @usableFromInline var b = FIFOQueue<B>()
+    @usableFromInline var c = FIFOQueue<C>()
+    @usableFromInline var d = FIFOQueue<D>()
+
+    @inlinable
+    package init(upstreamCount: Int) {
+        precondition((2...4).contains(upstreamCount), "TypedZipQueues: 2 to 4 upstreams")
+        self.upstreamCount = upstreamCount
+    }
+
+    @inlinable
+    package mutating func enqueue(_ element: Element, at index: Int) {
+        switch element {
+        case .first(let value): a.append(value)
+        case .second(let value): b.append(value)
+        case .third(let value): c.append(value)
+        case .fourth(let value): d.append(value)
+        }
+    }
+
+    @inlinable
+    package func count(at index: Int) -> Int {
+        switch index {
+        case 0: a.count
+        case 1: b.count
+        case 2: c.count
+        default: d.count
+        }
+    }
+
+    @inlinable
+    package mutating func dequeueCombination() -> Combination {
+        (a.removeFirst(), b.removeFirst(), upstreamCount > 2 ? c.removeFirst() : nil, upstreamCount > 3 ? d.removeFirst() : nil)
+    }
+
+    @inlinable
+    package mutating func removeAll(at index: Int, into discards: inout Discards) {
+        switch index {
+        case 0: if !a.isEmpty { discards.add(a.takeAll()) }
+        case 1: if !b.isEmpty { discards.add(b.takeAll()) }
+        case 2: if !c.isEmpty { discards.add(c.takeAll()) }
+        default: if !d.isEmpty { discards.add(d.takeAll()) }
+        }
+    }
+}
+
+/// The queues of any number of upstreams of one type; a combination is an array.
+@usableFromInline
+package struct UniformZipQueues<Value>: ZipQueues {
+    @usableFromInline var queues: [FIFOQueue<Value>]
+
+    @inlinable
+    package init(upstreamCount: Int) {
+        queues = Array(repeating: FIFOQueue(), count: upstreamCount)
+    }
+
+    @inlinable package var upstreamCount: Int { queues.count }
+
+    @inlinable
+    package mutating func enqueue(_ element: Value, at index: Int) {
+        queues[index].append(element)
+    }
+
+    @inlinable
+    package func count(at index: Int) -> Int { queues[index].count }
+
+    @inlinable
+    package mutating func dequeueCombination() -> [Value] {
+        queues.indices.map { queues[$0].removeFirst() }
+    }
+
+    @inlinable
+    package mutating func removeAll(at index: Int, into discards: inout Discards) {
+        if !queues[index].isEmpty { discards.add(queues[index].takeAll()) }
+    }
+}
