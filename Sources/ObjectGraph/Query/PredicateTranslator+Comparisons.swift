@@ -107,6 +107,10 @@ extension PredicateTranslator {
             return .value(.constant(.integer(negated), .integer))
         case .value(.constant(.double(let double), .double)):
             return .value(.constant(.double(-double), .double))
+        case .value(.constant(.string(let text), .decimal)):
+            // Exact: a Decimal's negation never overflows.
+            guard let decimal = DecimalText.decode(text) else { throw Untranslatable(reason: "a Decimal constant that does not decode") }
+            return .value(.constant(.string(DecimalText.encode(-decimal)), .decimal))
         default:
             throw Untranslatable(reason: "negation of a number, which traps on overflow in Swift")
         }

@@ -5,7 +5,7 @@ import ObjectGraph
 // raw value, ordered otherwise, `Codable` or not), URL, Decimal, Codable structs (nested, with a
 // set inside), arrays, sets and a dictionary.
 
-enum OrderStatus: Int, CaseIterable, Comparable, Sendable {
+enum OrderStatus: Int, Codable, CaseIterable, Comparable, Sendable {
     case draft = 1, placed = 2, shipped = 3, delivered = 4
     static func < (lhs: OrderStatus, rhs: OrderStatus) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -16,7 +16,7 @@ enum Priority: String, Codable, CaseIterable, Comparable, Sendable {
 }
 
 /// Ordered against its raw values: SQL cannot sort or compare it, memory must.
-enum Mood: Int, CaseIterable, Comparable, Sendable {
+enum Mood: Int, Codable, CaseIterable, Comparable, Sendable {
     case cheerful = 3, calm = 1, grumpy = 2
     static func < (lhs: Mood, rhs: Mood) -> Bool { order(lhs) < order(rhs) }
     private static func order(_ mood: Mood) -> Int { [.cheerful, .calm, .grumpy].firstIndex(of: mood)! }
