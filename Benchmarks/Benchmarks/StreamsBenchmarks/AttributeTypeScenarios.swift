@@ -59,56 +59,28 @@ let attributeTypesStoreURL: URL = {
 func registerAttributeTypeScenarios() {
     // T1: fetch 100,000 objects and read an enum and a small Codable attribute of each, against
     // the same with raw Int and String columns; and the fetch alone.
-    let configuration = Benchmark.Configuration(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 15)
-    Benchmark("T1 Streams", configuration: configuration) { benchmark in
-        // A new container each iteration: nothing registered, nothing cached.
+    fetchScenario("T1 Streams", TypedRow.self) { $0.shade.rawValue &+ $0.size.width }
+    fetchScenario("T1 raw columns", PlainRow.self) { $0.shade &+ $0.size.utf8.count }
+    fetchScenario("T1fetch Streams", TypedRow.self, read: nil)
+    fetchScenario("T1fetch raw columns", PlainRow.self, read: nil)
+}
+
+/// Measures a fetch of every `Row` of the T1 file in a new container (nothing registered,
+/// nothing cached), and `read` of each fetched object if given.
+private func fetchScenario<Row: ManagedObject>(_ name: String, _ type: Row.Type, read: ((Row) -> Int)?) {
+    Benchmark(name, configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 15)) { benchmark in
         let container = try! PersistentContainer(model: attributeTypesModel, storeURL: attributeTypesStoreURL, viewContextQueue: DispatchQueue(label: "bench.view"))
         let context = container.newBackgroundContext()
         context.performAndWait {
             benchmark.startMeasurement()
-            let rows = try! context.fetch(FetchRequest<TypedRow>())
+            let rows = try! context.fetch(FetchRequest<Row>())
             var total = 0
-            for row in rows { total &+= row.shade.rawValue &+ row.size.width }
+            if let read {
+                for row in rows { total &+= read(row) }
+            }
             benchmark.stopMeasurement()
             precondition(rows.count == storeRowCount)
             blackHole(total)
-        }
-    }
-    Benchmark("T1 raw columns", configuration: configuration) { benchmark in
-        // A new container each iteration: nothing registered, nothing cached.
-        let container = try! PersistentContainer(model: attributeTypesModel, storeURL: attributeTypesStoreURL, viewContextQueue: DispatchQueue(label: "bench.view"))
-        let context = container.newBackgroundContext()
-        context.performAndWait {
-            benchmark.startMeasurement()
-            let rows = try! context.fetch(FetchRequest<PlainRow>())
-            var total = 0
-            for row in rows { total &+= row.shade &+ row.size.utf8.count }
-            benchmark.stopMeasurement()
-            precondition(rows.count == storeRowCount)
-            blackHole(total)
-        }
-    }
-    Benchmark("T1fetch Streams", configuration: configuration) { benchmark in
-        // A new container each iteration: nothing registered, nothing cached.
-        let container = try! PersistentContainer(model: attributeTypesModel, storeURL: attributeTypesStoreURL, viewContextQueue: DispatchQueue(label: "bench.view"))
-        let context = container.newBackgroundContext()
-        context.performAndWait {
-            benchmark.startMeasurement()
-            let rows = try! context.fetch(FetchRequest<TypedRow>())
-            benchmark.stopMeasurement()
-            precondition(rows.count == storeRowCount)
-            blackHole(rows)
-        }
-    }
-    Benchmark("T1fetch raw columns", configuration: configuration) { benchmark in
-        // A new container each iteration: nothing registered, nothing cached.
-        let container = try! PersistentContainer(model: attributeTypesModel, storeURL: attributeTypesStoreURL, viewContextQueue: DispatchQueue(label: "bench.view"))
-        let context = container.newBackgroundContext()
-        context.performAndWait {
-            benchmark.startMeasurement()
-            let rows = try! context.fetch(FetchRequest<PlainRow>())
-            benchmark.stopMeasurement()
-            precondition(rows.count == storeRowCount)
             blackHole(rows)
         }
     }
