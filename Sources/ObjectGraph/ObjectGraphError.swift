@@ -19,6 +19,14 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case unknownProperty(entity: String, property: String)
     /// A model's version is below 1.
     case invalidModelVersion(Int)
+    /// Stored values that their attribute's type cannot read any more: an enum case removed, a
+    /// `Codable` type changed. Found when a file is opened (every value, when the type's shape
+    /// changed), when rows are fetched (an enum's raw values), or when the property is read
+    /// (reported by the next `save()`); see `Docs/Modeling.md`.
+    case undecodableValues(path: String, values: [UndecodableValue])
+    /// A value set on an attribute could not be put in its stored form (its `encode(to:)`
+    /// threw); the attribute kept its previous value.
+    case unencodableValue(entity: String, property: String, reason: String)
 
     // Objects and contexts
     /// The object is not registered in this context (another context's object, or never inserted).
@@ -35,6 +43,14 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case sectionKeyNotSorted(entity: String)
     /// A single-object fetch matched more than one object.
     case multipleMatches(entity: String, count: Int)
+    /// A save or batch delete would delete objects whose relationships under the
+    /// ``DeleteRule/deny`` rule still hold other objects; nothing was written and the context
+    /// keeps its changes.
+    case deleteDenied([DeniedDelete])
+    /// Objects a save would write break their attributes' ``AttributeValidation`` rules or fail
+    /// their ``ManagedObject/validate()``; nothing was written and the context keeps its
+    /// changes.
+    case validationFailed([ValidationFailure])
 
     // Stores
     /// The file is not a database, or is damaged.
@@ -88,7 +104,7 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case .duplicateEntity(let name):
             "The model lists the entity '\(name)' twice; give each class one entry."
         case let .unsupportedAttributeType(entity, property, type):
-            "\(entity).\(property): attributes of type \(type) cannot be stored; use Bool, an integer, Double, Float, String, Date, Data, UUID or an optional of these."
+"\(entity).\(property): attributes of type \(type) cannot be stored; use Bool, an integer, Double, Float, String, Date, Data, UUID, URL, Decimal, an enum with raw values of these, a Codable type, an array or set of these, or an optional of any of them."
         case let .unsupportedRelationshipType(entity, property, type):
             "\(entity).\(property): a relationship must be declared as an optional model object (T?) or a Set of model objects, not \(type)."
         case let .unknownDestination(entity, property, destination):
@@ -103,6 +119,11 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The entity \(entity) has no property '\(property)'."
         case .invalidModelVersion(let version):
             "A model's version must be 1 or more, not \(version)."
+        case let .undecodableValues(path, values):
+            "The store at \(path) holds values their attributes' types cannot read: " + values.map(\.description).joined(separator: "; ")
+                + ". Nothing was changed. Give the type back what it lost (the enum case, the Codable key, or a decoding that accepts the old form), or convert the values in a MigrationStage that lists the property in converting: (see Docs/Modeling.md)."
+        case let .unencodableValue(entity, property, reason):
+            "\(entity).\(property) cannot store the value it was given: \(reason). It kept its previous value."
         case .objectNotInContext(let object):
             "\(object) does not belong to this context; pass its objectID and look it up with object(with:)."
         case .objectNotFound(let id):
@@ -118,6 +139,12 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The fetched-results controller on \(entity) is sectioned by a key path that is not its first sort descriptor; sort by the section key first so that each section is one run."
         case let .multipleMatches(entity, count):
             "Expected at most one \(entity) to match, but \(count) did."
+        case .validationFailed(let failures):
+            "The save would write objects that are not valid: " + failures.map(\.description).joined(separator: "; ")
+                + ". Nothing was written and the context keeps its changes: fix the values and save again, or roll them back."
+        case .deleteDenied(let denied):
+            "The delete rule deny forbids deleting " + denied.map(\.description).joined(separator: "; ")
+                + ": each still holds the objects listed. Nothing was written and the context keeps its changes: remove those objects from the relationship (or delete them) and save again, or roll the delete back."
         case let .corruptStore(path, message):
             "The store at \(path) is damaged or not a database (\(message)); nothing was changed. Restore it from a backup or move it aside."
         case let .incompatibleStore(path, message):

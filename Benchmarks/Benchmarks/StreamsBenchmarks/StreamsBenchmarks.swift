@@ -17,4 +17,5 @@ let benchmarks: @Sendable () -> Void = {
     registerMigrationScenarios()
     registerQueryScenarios()
     registerCombiningScenarios()
+    registerAttributeTypeScenarios()
 }

@@ -10,7 +10,9 @@ import Foundation
 ///
 /// Each relationship's ``DeleteRule`` is followed as when the objects are deleted one by one:
 /// `cascade` deletes the related objects too (and follows their rules), `nullify` removes the
-/// deleted objects from the related objects' inverse relationships, `noAction` leaves them.
+/// deleted objects from the related objects' inverse relationships, `noAction` leaves them, and
+/// `deny` refuses the whole batch (``ObjectGraphError/deleteDenied(_:)``) while an object it would
+/// delete still holds one it would not.
 ///
 /// The batch works on the store, not on the context's unsaved changes; every context of the
 /// container then hears about it as about a save (see `Docs/Queries.md`, *Batch updates and deletes*).

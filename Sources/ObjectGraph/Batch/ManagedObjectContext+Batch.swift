@@ -19,7 +19,8 @@ extension ManagedObjectContext {
     /// On the in-memory store the predicate is evaluated in memory, with the same results.
     ///
     /// - Throws: ``ObjectGraphError/invalidBatchUpdate(entity:keyPath:reason:)`` for a key path
-    ///   that is not an attribute, ``ObjectGraphError/batchPredicateNotTranslatable(entity:parts:)``
+    ///   that is not an attribute or a value that breaks the attribute's ``AttributeValidation``
+    ///   (objects' ``ManagedObject/validate()`` is not called: the batch makes no objects), ``ObjectGraphError/batchPredicateNotTranslatable(entity:parts:)``
     ///   for a predicate SQL cannot answer exactly, ``ObjectGraphError/uniquenessViolation(_:)``
     ///   when the values would break a uniqueness constraint (listing each collision, as a save
     ///   of the same change would). Nothing is written then.
@@ -48,6 +49,15 @@ extension ManagedObjectContext {
                 values[property.index] = typed.value
             }
         }
+        // The values every object would take must follow their attributes' rules, as a save's.
+        if !entity.layout.validatedSlots.isEmpty {
+            let probe = entity.objectClass.init()
+            probe.slots = entity.layout.initialSlots(of: probe)
+            for (slot, value) in values { probe.slots[slot] = value }
+            if let (slot, reason) = entity.layout.validationFailures(of: probe, slots: values.keys.sorted()).first {
+                throw ObjectGraphError.invalidBatchUpdate(entity: entity.name, keyPath: entity.properties[slot].name, reason: "the value breaks its validation: it \(reason)")
+            }
+        }
         var request = FetchRequest<T>(predicate: update.predicate)
         request.includesSubentities = update.includesSubentities
         return try runBatch(request, entity: entity, condition: condition, change: .update(values))
@@ -68,7 +78,9 @@ extension ManagedObjectContext {
     /// update.
     ///
     /// - Throws: ``ObjectGraphError/batchPredicateNotTranslatable(entity:parts:)`` for a
-    ///   predicate SQL cannot answer exactly; nothing is deleted then.
+    ///   predicate SQL cannot answer exactly, ``ObjectGraphError/deleteDenied(_:)`` when a
+    ///   relationship under the ``DeleteRule/deny`` rule of an object it would delete (a cascade
+    ///   included) still holds an object it would not; nothing is deleted then.
     @discardableResult
     public func execute<T: ManagedObject>(_ delete: BatchDelete<T>) throws -> BatchResult {
         let entity = try model.requireEntity(for: T.self)

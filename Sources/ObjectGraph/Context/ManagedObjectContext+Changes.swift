@@ -82,7 +82,9 @@ extension ManagedObjectContext {
         let wasInserted = object.lifecycle == .inserted
         object.lifecycle = .deleted
         for property in entity.properties {
-            guard let relationship = property.relationship, relationship.deleteRule != .noAction else { continue }
+            // `deny` leaves the related objects as they are: the save refuses the delete while they
+            // are related, and the context keeps everything as it was to fix.
+            guard let relationship = property.relationship, relationship.deleteRule != .noAction, relationship.deleteRule != .deny else { continue }
             for target in targets(of: object, slot: property.index) {
                 if relationship.deleteRule == .cascade {
                     delete(target)

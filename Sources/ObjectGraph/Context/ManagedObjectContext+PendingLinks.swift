@@ -82,10 +82,6 @@ extension ManagedObjectContext {
     }
 
     static func ids(in value: PropertyValue) -> Set<ObjectID> {
-        switch value {
-        case .object(let id): [id]
-        case .objects(let ids): ids
-        default: []
-        }
+        value.objectIDs
     }
 }

@@ -7,7 +7,12 @@ extension ManagedObjectContext {
     /// ``ObjectGraphError/mergeConflict(_:)`` and nothing is written. If objects would break a
     /// uniqueness constraint, the ``uniquenessPolicy`` decides; under ``UniquenessPolicy/error``
     /// the save throws ``ObjectGraphError/uniquenessViolation(_:)``, nothing is written and the
-    /// context keeps its changes. An error from an earlier
+    /// context keeps its changes. So does a delete that a ``DeleteRule/deny`` relationship
+    /// forbids (``ObjectGraphError/deleteDenied(_:)``: the relationship, as the store holds it
+    /// once the save is written, still holds an object), and an inserted or updated object that
+    /// breaks an ``AttributeValidation`` rule or whose ``ManagedObject/validate()`` throws
+    /// (``ObjectGraphError/validationFailed(_:)``, checked before anything reaches the store).
+    /// An error from an earlier
     /// call that could not throw (an insert of a class outside the model, say) is thrown here.
     public func save() throws {
         checkQueue("save()")
@@ -18,6 +23,7 @@ extension ManagedObjectContext {
         try insertKeylessObjects()
         processPendingChanges()
         guard hasChanges else { return }
+        try validateChanges()
 
         var changes = StoreChanges()
         var insertedIDs: Set<ObjectID> = []
@@ -109,7 +115,9 @@ extension ManagedObjectContext {
         for object in deletedSet.values {
             guard let id = object.objectID else { continue }
             changes.deleted.append(id)
-            changes.deletedBases[id] = RowDelete(id: id, baseVersion: object.version, committed: object.committedSlots)
+            var delete = RowDelete(id: id, baseVersion: object.version, committed: object.committedSlots)
+            for slot in id.entity.denyingSlots where object.slots[slot] != .unloaded { delete.denying[slot] = object.slots[slot] }
+            changes.deletedBases[id] = delete
         }
         return (changes, insertedIDs)
     }

@@ -7,9 +7,17 @@ struct MigrationExecutor {
     let connection: SQLiteConnection
     /// Drop columns by copying the table, even where SQLite drops them in place.
     let rebuildsTables: Bool
+    /// The app's model, to name the objects that hold values a changed type cannot read.
+    var model: ObjectModel?
+
+    /// How many values a refused ``ValueCheck`` lists at most.
+    static let listedUnreadableValues = 20
 
     func run(_ step: MigrationStep, stage: () throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         for check in step.checks { try run(check) }
+        var unreadable: [UndecodableValue] = []
+        for check in step.valueChecks { unreadable += try run(check) }
+        if !unreadable.isEmpty { throw .undecodableValues(path: connection.path, values: unreadable) }
         try dropIndexes(keeping: step.indexesToKeep)
         for operation in step.expand { try perform(operation) }
         try stage()
@@ -23,6 +31,25 @@ struct MigrationExecutor {
         throw .migrationRefused(path: connection.path, changes: [RefusedChange(
             entity: refusal.entity, property: refusal.property, stored: refusal.stored, model: refusal.model,
             reason: refusal.reason.replacingOccurrences(of: "%@", with: value), fix: refusal.fix)])
+    }
+
+    /// The stored values `check`'s type cannot read, the first few.
+    private func run(_ check: ValueCheck) throws(ObjectGraphError) -> [UndecodableValue] {
+        let column = SQLiteSchema.quoted(check.column)
+        let statement = try connection.prepare(
+            "SELECT pk, \(column) FROM \(SQLiteSchema.quoted(check.table)) WHERE \(column) IS NOT NULL\(check.scope.map { " AND \($0)" } ?? "") ORDER BY pk")
+        defer { statement.reset() }
+        var found: [UndecodableValue] = []
+        let entity = model?.entity(named: check.entity)
+        while try statement.step(), found.count < Self.listedUnreadableValues {
+            let value = try statement.attribute(check.storedType, at: 1)
+            guard let reason = check.failure(value) else { continue }
+            let text = if case .string(let json) = value, check.storedType == .codable { json } else { value.shapeText }
+            found.append(UndecodableValue(
+                entity: check.entity, property: check.property, objectID: entity.map { ObjectID(entity: $0, primaryKey: statement.int64(at: 0)) },
+                storedValue: text, type: check.typeName, reason: reason))
+        }
+        return found
     }
 
     private func perform(_ operation: MigrationOperation) throws(ObjectGraphError) {

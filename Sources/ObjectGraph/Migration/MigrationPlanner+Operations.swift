@@ -8,6 +8,7 @@ extension MigrationPlanner {
         let target = layout(names, final: true)
         var step = MigrationStep(oldLayout: old, newLayout: newLayoutPlain, target: target)
         step.checks = checks
+        step.valueChecks = valueChecks
         step.newEntityNames = Dictionary(uniqueKeysWithValues: oldEntityName.map { ($0.value, $0.key) })
         let currentLookup = SchemaLookup(newLayoutPlain)
         let pairedOld = Set(oldEntityName.values)

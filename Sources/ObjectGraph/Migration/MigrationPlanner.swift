@@ -38,6 +38,7 @@ final class MigrationPlanner {
     /// New required attributes whose old values may be `nil` (a conversion fills them).
     var fillsNulls: [String] = []
     var checks: [DataCheck] = []
+    var valueChecks: [ValueCheck] = []
     /// For each new join table (as the new model names it): the old table it keeps, and for
     /// each side that claimed it (`Entity.property`), the column holding that side's objects.
     var joinClaims: [String: [(oldTable: String, side: String, ownColumn: String)]] = [:]
@@ -187,6 +188,15 @@ final class MigrationPlanner {
         }
         keptColumn[key] = old.column
         if becomesRequired { fillsNulls.append(key) }
+        // A type whose shape changed (an enum's cases, a Codable type's keys) may not read every
+        // stored value: each is checked before the step writes anything.
+        if property.shape != old.shape, let check = property.valueCheck, let column = old.column, let oldEntity = oldEntityName[entity.name],
+           let table = oldLookup.entity(named: oldEntity)?.table, let storedType = StoredAttributeType(name: old.type ?? "").attributeType {
+            valueChecks.append(ValueCheck(
+                entity: entity.name, property: property.name, table: table, column: column,
+                scope: SQLiteDefinitions.scopeFilter(of: oldEntity, in: oldLookup), storedType: storedType,
+                typeName: check.type, failure: check.failure))
+        }
     }
 
     private func destinationMatches(_ property: StoredProperty, _ old: StoredProperty) -> Bool {

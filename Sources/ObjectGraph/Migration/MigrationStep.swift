@@ -10,6 +10,8 @@ struct MigrationStep {
     /// Read-only checks that the data allows the step (a narrower integer holds every value, a
     /// to-many becoming one-to-many has one owner per target), run before any write.
     var checks: [DataCheck] = []
+    /// Attributes whose type's shape changed: every stored value must be one the new type reads.
+    var valueChecks: [ValueCheck] = []
     var expand: [MigrationOperation] = []
     var contract: [MigrationOperation] = []
     /// The file as the previous model reads it during the stage.
@@ -28,7 +30,7 @@ struct MigrationStep {
     /// Whether the step does nothing at all when it starts from `old`: no statement, the same
     /// indexes, the same description (up to order).
     func isEmpty(from old: StoredSchema) -> Bool {
-        checks.isEmpty && !changesStorage(from: old) && old.canonicalEncoding == target.canonicalEncoding
+        checks.isEmpty && valueChecks.isEmpty && !changesStorage(from: old) && old.canonicalEncoding == target.canonicalEncoding
     }
 
     /// Whether the step changes a table, a column or an index of a file at `old`.
@@ -45,6 +47,22 @@ enum MigrationOperation: Equatable {
     /// `ALTER TABLE … DROP COLUMN` for each, or a rebuild of the table where SQLite cannot drop
     /// them (or the executor is told to rebuild).
     case dropColumns(table: String, columns: [String])
+}
+
+/// Reads every stored value of an attribute whose type changed its shape (see ``ValueShape``)
+/// and asks the new type to read each: the step runs only if it reads them all.
+struct ValueCheck {
+    /// The entity and the property, by the new model's names.
+    let entity: String
+    let property: String
+    /// Where the values are now: the old table and column, the old entity's rows.
+    let table: String
+    let column: String
+    let scope: String?
+    let storedType: AttributeType
+    /// The new Swift type, and why it cannot read a stored value (`nil` when it can).
+    let typeName: String
+    let failure: @Sendable (PropertyValue) -> String?
 }
 
 /// A read-only question about the data whose answer decides whether a step may run.

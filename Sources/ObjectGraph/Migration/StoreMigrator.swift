@@ -59,7 +59,7 @@ struct StoreMigrator {
                 steps = try planSteps(from: now)
                 guard needsWriting(state, steps) else { return state.schema }
             }
-            let executor = MigrationExecutor(connection: connection, rebuildsTables: plan.rebuildsTablesToDropColumns)
+            let executor = MigrationExecutor(connection: connection, rebuildsTables: plan.rebuildsTablesToDropColumns, model: model)
             for planned in steps {
                 try executor.run(planned.step) { () throws(ObjectGraphError) in
                     guard let stage = planned.stage else { return }

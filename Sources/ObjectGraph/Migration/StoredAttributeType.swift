@@ -19,8 +19,8 @@ struct StoredAttributeType: Hashable, Sendable {
     /// The name for an attribute declared as `valueType` (an optional's wrapped type), stored
     /// as `type`.
     init(valueType: Any.Type, type: AttributeType) {
-        var wrapped = valueType
-        while let optional = wrapped as? any OptionalAttribute.Type { wrapped = optional.wrappedType }
+        // An enum is stored as its raw value: named after the raw value's type.
+        let wrapped = AttributeType.storageType(of: valueType)
         let widths: [(Any.Type, String)] = [
             (Int.self, "int\(Int.bitWidth)"), (Int8.self, "int8"), (Int16.self, "int16"), (Int32.self, "int32"),
             (Int64.self, "int64"), (UInt8.self, "uint8"), (UInt16.self, "uint16"), (UInt32.self, "uint32"),
@@ -79,6 +79,7 @@ struct StoredAttributeType: Hashable, Sendable {
         case Self.legacyInteger: "an integer"
         case Self.legacyReal: "Double or Float"
         case "uuid": "UUID"
+        case "url": "URL"
         default:
             if name.hasPrefix("uint") { "UInt" + name.dropFirst(4) } else if name.hasPrefix("int") { "Int" + name.dropFirst(3) } else { name.prefix(1).uppercased() + name.dropFirst() }
         }
@@ -91,7 +92,7 @@ extension AttributeType {
         switch self {
         case .bool, .integer: "INTEGER"
         case .double, .date: "REAL"
-        case .string: "TEXT"
+        case .string, .url, .decimal, .codable: "TEXT"
         case .data, .uuid: "BLOB"
         }
     }

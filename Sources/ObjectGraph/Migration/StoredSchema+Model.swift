@@ -14,6 +14,10 @@ extension StoredSchema {
                         name: property.name, kind: .attribute, type: StoredAttributeType(valueType: valueType, type: type).name,
                         isOptional: isOptional, originalName: property.originalName)
                     stored.defaultSQL = isOptional ? nil : initialValues[property.index].sqlLiteral
+                    if let info = property.valueInfo, let shape = info.shape {
+                        stored.shape = shape
+                        stored.valueCheck = (info.typeName, info.failure)
+                    }
                     return stored
                 case .relationship(let relationship):
                     return StoredProperty(
@@ -91,6 +95,7 @@ extension DeleteRule {
         case .nullify: "nullify"
         case .cascade: "cascade"
         case .noAction: "noAction"
+        case .deny: "deny"
         }
     }
 }

@@ -38,6 +38,7 @@ struct StoredSchema: Codable, Sendable {
                 var property = property
                 property.originalName = nil
                 property.defaultSQL = nil
+                property.valueCheck = nil
                 return property
             }
             entity.indexes = entity.indexes.sorted { $0.description < $1.description }
@@ -145,6 +146,9 @@ struct StoredProperty: Codable, Sendable {
     var type: String?
     /// Attributes: whether `nil` is allowed.
     var isOptional: Bool?
+    /// Attributes of an enum that is `CaseIterable`, of a `Codable` type, arrays and sets: the
+    /// shape of the values (see ``ValueShape``); when it changes, the stored values are checked.
+    var shape: String?
     /// Relationships: the destination entity.
     var destination: String?
     /// Relationships: the destination's property that points back, if any.
@@ -162,18 +166,24 @@ struct StoredProperty: Codable, Sendable {
     /// A model's description only: the initial value as an SQL literal, for the rows that exist
     /// when the attribute is added; `nil` for optionals and relationships.
     var defaultSQL: String?
+    /// A model's description only: the attribute's Swift type, and why a stored value cannot be
+    /// read as it (`nil` when it can), for the check a changed ``shape`` calls for.
+    var valueCheck: (type: String, failure: @Sendable (PropertyValue) -> String?)?
 
     private enum CodingKeys: String, CodingKey {
-        case name, kind, type, isOptional, destination, inverse, deleteRule, column, joinTable, joinColumn
+        case name, kind, type, isOptional, shape, destination, inverse, deleteRule, column, joinTable, joinColumn
     }
 
     /// Whether the property is stored in a column of its hierarchy's table.
     var hasColumn: Bool { kind == .attribute || kind == .toOne }
 
+    /// ` (Status(cases 1,2))` after a type whose shape is recorded, for messages.
+    private var shapeSuffix: String { shape.map { " (\($0))" } ?? "" }
+
     /// For messages: `String?`, `to-one Folder`, `to-many Tag`.
     var typeDescription: String {
         switch kind {
-        case .attribute: StoredAttributeType(name: type ?? "?").displayName + (isOptional == true ? "?" : "")
+        case .attribute: StoredAttributeType(name: type ?? "?").displayName + shapeSuffix + (isOptional == true ? "?" : "")
         default: "\(kind) \(destination ?? "?")"
         }
     }

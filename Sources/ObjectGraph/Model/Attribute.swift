@@ -9,9 +9,25 @@
 /// ```
 ///
 /// Supported types: `Bool`, `Int` and its sized variants up to 64 bits (`UInt8`, `UInt16`,
-/// `UInt32` too), `Double`, `Float`, `String`, `Date`, `Data`, `UUID`, and optionals of these.
-/// Another type is reported by ``ObjectModel/init(entities:)`` as
-/// ``ObjectGraphError/unsupportedAttributeType(entity:property:type:)``.
+/// `UInt32` too), `Double`, `Float`, `String`, `Date`, `Data`, `UUID` (stored as themselves);
+/// `URL`, `Decimal` (exact), enums and other `RawRepresentable` types whose raw value is one of
+/// those (stored as the raw value, so predicates and sorts on them run in SQL), any `Codable`
+/// type, arrays and sets of supported values (stored as JSON); and optionals of all of these
+/// (see ``AttributeType`` and `Docs/Modeling.md`). Another type is reported by
+/// ``ObjectModel/init(entities:)`` as ``ObjectGraphError/unsupportedAttributeType(entity:property:type:)``.
+///
+/// ```swift
+/// enum Status: String { case open, done }
+/// struct Address: Codable, Equatable { var city = ""; var zip = "" }
+///
+/// final class Order: ManagedObject {
+///     @Attribute var status: Status = .open
+///     @Attribute var total: Decimal = 0
+///     @Attribute var receipt: URL? = nil
+///     @Attribute var shipping = Address()
+///     @Attribute var tags: [String] = []
+/// }
+/// ```
 ///
 /// Every read and write goes through the owning object, which records the change for its
 /// context. `#Predicate` and `SortDescriptor` use the property as any other.
@@ -40,6 +56,8 @@ public struct Attribute<Value> {
     @usableFromInline var options: AttributeOptions = []
     /// The attribute's name in the previous model, if it was renamed.
     @usableFromInline var originalName: String?
+    /// The rule a value must follow to be saved, if any.
+    @usableFromInline var validation: AttributeValidation<Value>?
 
     /// Declares the attribute with the value a new object starts with.
     public init(wrappedValue: Value) {
@@ -66,6 +84,20 @@ public struct Attribute<Value> {
         self.originalName = originalName
     }
 
+    /// Declares an attribute whose values must follow `validation` to be saved (see
+    /// ``AttributeValidation``), with the options and the previous name as above.
+    ///
+    /// ```swift
+    /// @Attribute(validation: .range(1...5)) var rating: Int = 3
+    /// @Attribute(.indexed, validation: .notEmpty) var title: String = ""
+    /// ```
+    public init(wrappedValue: Value, _ options: AttributeOptions = [], originalName: String? = nil, validation: AttributeValidation<Value>) {
+        initialValue = wrappedValue
+        self.options = options
+        self.originalName = originalName
+        self.validation = validation
+    }
+
     /// Reads and writes the attribute through the owning object.
     @inlinable
     public static subscript<Object: ManagedObject>(
@@ -76,14 +108,21 @@ public struct Attribute<Value> {
         get {
             guard object.isManaged else { return object[keyPath: storageKeyPath].initialValue }
             let slot = slotIndex(of: object, storageKeyPath, wrapped: wrappedKeyPath)
-            return object.slots[slot].attributeValue(as: Value.self) ?? object[keyPath: storageKeyPath].initialValue
+            if let value = object.slots[slot].attributeValue(as: Value.self) { return value }
+            return object.convertedAttribute(at: slot, initial: object[keyPath: storageKeyPath].initialValue)
         }
         set {
             guard object.isManaged else {
                 object[keyPath: storageKeyPath].initialValue = newValue
                 return
             }
-            object.setSlot(slotIndex(of: object, storageKeyPath, wrapped: wrappedKeyPath), to: PropertyValue(attribute: newValue))
+            let slot = slotIndex(of: object, storageKeyPath, wrapped: wrappedKeyPath)
+            // Specialised for a type stored as itself, this is the first branch alone.
+            if let stored = PropertyValue(primitiveAttribute: newValue) {
+                object.setSlot(slot, to: stored)
+            } else {
+                object.setConvertedAttribute(newValue, slot: slot)
+            }
         }
     }
 
@@ -103,6 +142,13 @@ extension Attribute: CachedSlot, ReflectedWrapper {
     }
     var pendingTargets: [ManagedObject]? { nil }
     static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
+    var isValidated: Bool { validation != nil }
+    var valueInfo: AttributeValueInfo? { AttributeValueInfo(for: Value.self) }
+
+    func validationFailure(of object: ManagedObject, slot: Int) -> String? {
+        guard let validation else { return nil }
+        return validation.failure(object.slots[slot].attributeValue(as: Value.self) ?? object.convertedAttribute(at: slot, initial: initialValue))
+    }
 }
 
 /// A wrapper that remembers its object's slot index after the first lookup.

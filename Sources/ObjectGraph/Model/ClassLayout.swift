@@ -21,6 +21,9 @@ final class ClassLayout: @unchecked Sendable {
     let slotByName: [String: Int]
     /// Whether any property is a relationship (which may hold targets set before insertion).
     private let hasRelationships: Bool
+    /// The slots whose wrappers declare a rule (see ``AttributeValidation``), as the first
+    /// instance of the class had them.
+    let validatedSlots: [Int]
     /// Where each wrapper's slot cache lives inside an instance, in slot order, when known.
     private let slotCacheOffsets: [Int]?
     /// While above zero, wrappers that look their slot up tell their key path even when the
@@ -50,6 +53,7 @@ final class ClassLayout: @unchecked Sendable {
         for (index, property) in properties.enumerated() { byName[property.name] = index }
         slotByName = byName
         hasRelationships = properties.contains { if case .relationship = $0.kind { true } else { false } }
+        validatedSlots = properties.indices.filter { properties[$0].isValidated }
         storedWrappers = Self.findStoredWrappers(of: objectClass, expected: properties)
         var cacheOffsets: [Int] = []
         for wrapper in storedWrappers ?? [] {
@@ -89,7 +93,12 @@ final class ClassLayout: @unchecked Sendable {
     static func of(_ object: ManagedObject) -> ClassLayout {
         let key = ObjectIdentifier(type(of: object))
         if let known = registryLock.withLock({ registry[key] }) { return known }
-        let layout = ClassLayout(objectClass: type(of: object), properties: reflect(object).map(\.property))
+        let properties = reflect(object).map { entry in
+            var property = entry.property
+            property.valueInfo = entry.wrapper.valueInfo
+            return property
+        }
+        let layout = ClassLayout(objectClass: type(of: object), properties: properties)
         return registryLock.withLock {
             if let raced = registry[key] { return raced }
             registry[key] = layout
@@ -110,7 +119,7 @@ final class ClassLayout: @unchecked Sendable {
             for child in mirror.children {
                 guard let wrapper = child.value as? any ReflectedWrapper, var label = child.label else { continue }
                 if label.hasPrefix("_") { label.removeFirst() }
-                found.append((ReflectedProperty(name: label, kind: wrapper.reflectedKind, originalName: wrapper.originalName), wrapper))
+                found.append((ReflectedProperty(name: label, kind: wrapper.reflectedKind, originalName: wrapper.originalName, isValidated: wrapper.isValidated), wrapper))
             }
         }
         return found
@@ -209,6 +218,24 @@ final class ClassLayout: @unchecked Sendable {
         return direct ? slots : ClassLayout.reflect(object).map { $0.wrapper.initialPropertyValue }
     }
 
+
+    /// Why the values of `object` at `slots` break their wrappers' rules, slot by slot.
+    func validationFailures(of object: ManagedObject, slots: [Int]) -> [(slot: Int, reason: String)] {
+        var failures: [(slot: Int, reason: String)] = []
+        let wanted = Set(slots)
+        let direct = withExtendedLifetime(object) {
+            withWrapperPointers(of: object) { slot, pointer, type in
+                guard wanted.contains(slot), let reason = type.validationFailure(at: pointer, of: object, slot: slot) else { return }
+                failures.append((slot, reason))
+            }
+        }
+        guard !direct else { return failures }
+        return ClassLayout.reflect(object).enumerated().compactMap { slot, entry in
+            guard wanted.contains(slot), let reason = entry.wrapper.validationFailure(of: object, slot: slot) else { return nil }
+            return (slot, reason)
+        }
+    }
+
     /// Pending relationship targets set on `object` before it entered a context.
     func pendingRelationships(of object: ManagedObject) -> [(slot: Int, targets: [ManagedObject])] {
         var pending: [(slot: Int, targets: [ManagedObject])] = []
@@ -236,6 +263,10 @@ struct ReflectedProperty: Sendable {
     let kind: Kind
     /// The name a previous model gave the property (`originalName:` on its wrapper), if any.
     var originalName: String? = nil
+    /// Whether the property's wrapper declares a rule its values must follow.
+    var isValidated = false
+    /// For an attribute, what the store needs to know about its Swift type (set once per class).
+    var valueInfo: AttributeValueInfo?
 }
 
 /// Implemented by ``Attribute`` and ``Relationship`` so that reflection can describe them.
@@ -248,6 +279,13 @@ protocol ReflectedWrapper: SendableMetatype {
     var initialPropertyValue: PropertyValue { get }
     /// For a relationship set before the object entered a context, the targets.
     var pendingTargets: [ManagedObject]? { get }
+    /// Whether the wrapper carries an ``AttributeValidation``.
+    var isValidated: Bool { get }
+    /// For an attribute, what the store needs to know about its Swift type.
+    var valueInfo: AttributeValueInfo? { get }
+    /// Why the value at `slot` of `object` (whose wrapper this is) breaks the wrapper's rule, or
+    /// `nil` if it follows it or there is none.
+    func validationFailure(of object: ManagedObject, slot: Int) -> String?
     /// Where the wrapper keeps its slot cache (an `Int`) inside itself, if known.
     static var cachedSlotOffset: Int? { get }
 }
@@ -261,5 +299,10 @@ extension ReflectedWrapper {
     /// The pending targets of the wrapper at `pointer`.
     static func pendingTargets(at pointer: UnsafeRawPointer) -> [ManagedObject]? {
         pointer.assumingMemoryBound(to: Self.self).pointee.pendingTargets
+    }
+
+    /// ``validationFailure(of:slot:)`` of the wrapper at `pointer`.
+    static func validationFailure(at pointer: UnsafeRawPointer, of object: ManagedObject, slot: Int) -> String? {
+        pointer.assumingMemoryBound(to: Self.self).pointee.validationFailure(of: object, slot: slot)
     }
 }

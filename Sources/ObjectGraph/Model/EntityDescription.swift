@@ -22,6 +22,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     public let originalName: String?
     /// The unique ones among ``indexes``, which every save checks.
     let uniquenessConstraints: [IndexDescription]
+    /// The relationships whose delete rule is ``DeleteRule/deny``, by slot: a delete of an
+    /// object of the entity is checked against them.
+    let denyingSlots: [Int]
     let objectClass: ManagedObject.Type
     /// What reflection found in ``objectClass``, handed to each object that enters a context.
     let layout: ClassLayout
@@ -47,6 +50,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.properties = properties
         self.indexes = indexes
         uniquenessConstraints = indexes.filter(\.isUnique)
+        denyingSlots = properties.filter { $0.relationship?.deleteRule == .deny }.map(\.index)
         self.superentityName = superentityName
         self.originalName = originalName
         self.rootName = rootName

@@ -15,6 +15,7 @@ struct IndexResolver {
         var declared: [IndexDescription] = []
         for property in properties where property.index >= inheritedPropertyCount {
             guard case let .attribute(_, options) = layout.properties[property.index].kind else { continue }
+            if !options.isEmpty { try checkIndexable(property) }
             if options.contains(.unique) {
                 declared.append(description(of: [property], isUnique: true))
             } else if options.contains(.indexed) {
@@ -61,8 +62,17 @@ struct IndexResolver {
                     entity: entityName, property: property.name,
                     reason: "it is a to-many relationship, which has no column to index; index the to-one relationship on the other side instead")
             }
+            try checkIndexable(property)
         }
         return description(of: slots.map { properties[$0] }, isUnique: isUnique)
+    }
+
+    /// Refuses an attribute stored as JSON: its text is not the order or equality of its values.
+    private func checkIndexable(_ property: PropertyDescription) throws(ObjectGraphError) {
+        guard property.attributeType == .codable else { return }
+        throw .invalidIndex(
+            entity: entityName, property: property.name,
+            reason: "it is a Codable value, array or set, stored as JSON, which is neither ordered nor compared as its values are; index an attribute derived from it instead")
     }
 
     /// The slot of each key path, found by reading it from a probe object whose wrappers have
@@ -71,13 +81,16 @@ struct IndexResolver {
     /// own (`sentinel(for:)`), which only the attribute itself returns unchanged.
     private func resolveSlots(of keyPaths: [AnyKeyPath]) throws(ObjectGraphError) -> [Int] {
         var slots: [Int] = []
+        // An enum's sentinel must be one of its cases: its initial value is.
+        let initial = layout.initialSlots(of: objectClass.init())
+        let sentinels = properties.map { $0.valueInfo?.checksRows == true ? initial[$0.index] : Self.sentinel(for: $0) }
         for keyPath in keyPaths {
             let probe = objectClass.init()
             probe.cachedLayout = layout
-            probe.slots = properties.map(Self.sentinel(for:))
+            probe.slots = sentinels
             let (value, read) = layout.slotsRead(from: probe) { probe[keyPath: keyPath] }
             guard read.count == 1, let slot = read.first, properties.indices.contains(slot),
-                  isProperty(at: slot, readBy: keyPath, returning: value) else {
+                  isProperty(at: slot, readBy: keyPath, returning: value, sentinel: sentinels[slot]) else {
                 throw .invalidIndex(
                     entity: entityName, property: String(describing: keyPath),
                     reason: "it is not an @Attribute or @Relationship of \(entityName) (a computed property, a plain stored property or a path through a relationship cannot be indexed)")
@@ -90,11 +103,11 @@ struct IndexResolver {
     /// Whether `keyPath`, which read only the property at `slot`, is that property: of its
     /// type, returning its value unchanged (a path through a to-one relationship, such as
     /// `\Profile.club?.name`, reads the relationship alone, but is of another type).
-    private func isProperty(at slot: Int, readBy keyPath: AnyKeyPath, returning value: Any?) -> Bool {
+    private func isProperty(at slot: Int, readBy keyPath: AnyKeyPath, returning value: Any?, sentinel: PropertyValue) -> Bool {
         let valueType = type(of: keyPath).valueType
         switch layout.properties[slot].kind {
         case let .attribute(attributeType, _):
-            return valueType == attributeType && Self.attributeValue(value) == Self.sentinel(for: properties[slot])
+            return valueType == attributeType && Self.attributeValue(value) == sentinel
         case let .relationship(destination, isToMany, _, _):
             guard let relationshipType = valueType as? any RelationshipValue.Type else { return false }
             return relationshipType.destinationType == destination && relationshipType.isToMany == isToMany
@@ -115,6 +128,9 @@ struct IndexResolver {
             case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(small) + 0.5))
             case .data: return .data(Data([0xEE, UInt8(small)]))
             case .uuid: return .uuid(UUID(uuid: (0xEE, UInt8(small), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+            case .url: return .string("https://objectgraph.invalid/probe-\(property.index)")
+            case .decimal: return .string(DecimalText.encode(Decimal(small) + Decimal(string: "0.25")!))
+            case .codable: return .null  // never indexed: refused before
             }
         }
     }

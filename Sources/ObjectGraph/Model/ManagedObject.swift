@@ -101,6 +101,29 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         return result
     }
 
+    // MARK: Validation
+
+    /// Checks the object before a save: throw to stop it. Called by every `save()` for each
+    /// inserted and updated object, after its attributes were checked against their
+    /// ``AttributeValidation`` rules.
+    ///
+    /// ```swift
+    /// final class Trip: ManagedObject {
+    ///     @Attribute var start: Date = .now
+    ///     @Attribute var end: Date = .now
+    ///
+    ///     override func validate() throws {
+    ///         guard end >= start else { throw ValidationError("must not end before it starts", property: "end") }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The save then throws ``ObjectGraphError/validationFailed(_:)`` naming the object and the
+    /// reason (a ``ValidationError``'s, or any other error's description), writes nothing and
+    /// keeps the context's changes for you to fix. Read the object's properties here; changing
+    /// them or other objects is not supported.
+    open func validate() throws {}
+
     // MARK: Slots
 
     @usableFromInline

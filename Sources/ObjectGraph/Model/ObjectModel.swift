@@ -96,7 +96,8 @@ public final class ObjectModel: Sendable {
                         throw ObjectGraphError.unsupportedAttributeType(entity: name, property: property.name, type: String(describing: valueType))
                     }
                     descriptions.append(PropertyDescription(
-                        name: property.name, index: index, kind: .attribute(type, isOptional: isOptional), originalName: property.originalName))
+                        name: property.name, index: index, kind: .attribute(type, isOptional: isOptional), originalName: property.originalName,
+                        valueInfo: property.valueInfo))
                 case let .relationship(destinationClass, isToMany, declaredInverse, deleteRule):
                     guard let destination = entityName(of: destinationClass) else {
                         throw ObjectGraphError.unknownDestination(entity: name, property: property.name, destination: String(describing: destinationClass))

@@ -17,6 +17,8 @@ public struct PropertyDescription: Sendable, CustomStringConvertible {
     /// What a previous version of the model called the property (declared with
     /// `originalName:`), if it was renamed.
     public var originalName: String? = nil
+    /// For an attribute, what the store needs to know about its Swift type.
+    var valueInfo: AttributeValueInfo?
 
     /// The relationship details, if the property is one.
     public var relationship: RelationshipDescription? {

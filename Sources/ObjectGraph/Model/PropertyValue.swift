@@ -72,43 +72,38 @@ extension PropertyValue {
     }
 }
 
-/// The attribute types the object graph stores, and how each maps to a ``PropertyValue``.
-public enum AttributeType: String, Sendable, CaseIterable {
-    case bool, integer, double, string, date, data, uuid
-
-    /// The attribute type of `type` (an optional's wrapped type counts), or `nil` if unsupported.
-    static func of(_ type: Any.Type) -> (type: AttributeType, isOptional: Bool)? {
-        if let optional = type as? any OptionalAttribute.Type {
-            return of(optional.wrappedType).map { ($0.type, true) }
-        }
-        switch type {
-        case is Bool.Type: return (.bool, false)
-        case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
-             is UInt8.Type, is UInt16.Type, is UInt32.Type: return (.integer, false)
-        case is Double.Type, is Float.Type: return (.double, false)
-        case is String.Type: return (.string, false)
-        case is Date.Type: return (.date, false)
-        case is Data.Type: return (.data, false)
-        case is UUID.Type: return (.uuid, false)
-        default: return nil
+extension PropertyValue {
+    /// The objects a relationship value holds: none for anything else.
+    var objectIDs: Set<ObjectID> {
+        switch self {
+        case .object(let id): [id]
+        case .objects(let ids): ids
+        default: []
         }
     }
 }
 
-/// Lets model validation see through `Optional` without knowing its wrapped type.
-protocol OptionalAttribute {
-    static var wrappedType: Any.Type { get }
-}
-
-extension Optional: OptionalAttribute {
-    static var wrappedType: Any.Type { Wrapped.self }
-}
-
 extension PropertyValue {
     /// Converts a typed attribute value to its stored form. `Value` must be a supported type
-    /// (checked when the model is made).
+    /// (checked when the model is made); a value that cannot be stored (a `Codable` value whose
+    /// `encode(to:)` throws) becomes `.null`.
     @inlinable
     public init<Value>(attribute value: Value) {
+        self = PropertyValue(primitiveAttribute: value) ?? PropertyValue(converting: value)
+    }
+
+    /// ``init(attribute:)`` for a type ``AttributeCoding`` converts; `.null` if it cannot.
+    @usableFromInline
+    init<Value>(converting value: Value) {
+        self = (try? AttributeCoding.storedValue(of: value)) ?? .null
+    }
+
+    /// ``init(attribute:)`` for the types stored as themselves (`Bool`, the integers, `Double`,
+    /// `Float`, `String`, `Date`, `Data`, `UUID` and their optionals): `nil` for any other type,
+    /// which ``init(attribute:)`` converts. Specialised for a concrete type, it folds to the one
+    /// case that applies.
+    @inlinable
+    public init?<Value>(primitiveAttribute value: Value) {
         switch value {
         case let string as String: self = .string(string)
         case let int as Int: self = .integer(Int64(int))
@@ -125,8 +120,10 @@ extension PropertyValue {
         case let float as Float: self = .double(Double(float))
         case let data as Data: self = .data(data)
         case let uuid as UUID: self = .uuid(uuid)
-        case let optional as any OptionalAttributeValue: self = optional.propertyValue
-        default: preconditionFailure("ObjectGraph: \(Value.self) is not a supported attribute type")
+        case let optional as any OptionalAttributeValue:
+            guard let stored = optional.primitivePropertyValue else { return nil }
+            self = stored
+        default: return nil
         }
     }
 
@@ -190,6 +187,10 @@ extension PropertyValue {
 public protocol OptionalAttributeValue {
     /// The stored form: `.null` or the wrapped value's.
     var propertyValue: PropertyValue { get }
+    /// `.null`, or the wrapped value's stored form when its type is stored as itself; `nil`
+    /// for a value of a type that ``PropertyValue/init(attribute:)`` converts (an enum, a
+    /// `URL`, a `Decimal`, a `Codable` value).
+    var primitivePropertyValue: PropertyValue? { get }
 }
 
 extension Optional: OptionalAttributeValue {
@@ -198,6 +199,14 @@ extension Optional: OptionalAttributeValue {
         switch self {
         case .none: .null
         case .some(let wrapped): PropertyValue(attribute: wrapped)
+        }
+    }
+
+    /// `.null`, or the wrapped value's stored form when its type is stored as itself.
+    public var primitivePropertyValue: PropertyValue? {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): PropertyValue(primitiveAttribute: wrapped)
         }
     }
 }

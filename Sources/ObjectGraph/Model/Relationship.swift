@@ -80,6 +80,9 @@ extension Relationship: CachedSlot, ReflectedWrapper {
     var initialPropertyValue: PropertyValue { Value.isToMany ? .objects([]) : .null }
     var pendingTargets: [ManagedObject]? { pendingValue?.relationshipTargets }
     static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
+    var isValidated: Bool { false }
+    var valueInfo: AttributeValueInfo? { nil }
+    func validationFailure(of object: ManagedObject, slot: Int) -> String? { nil }
 }
 
 /// What deleting an object does to the objects a relationship points to.
@@ -90,6 +93,17 @@ public enum DeleteRule: Sendable {
     case cascade
     /// Leave the related objects alone, inverse included.
     case noAction
+    /// Refuse to delete the owner while the relationship still holds an object: the `save()` (or
+    /// batch delete) that would delete it throws ``ObjectGraphError/deleteDenied(_:)`` naming
+    /// both sides, and writes nothing. Empty the relationship (or delete the related objects)
+    /// first.
+    ///
+    /// ```swift
+    /// final class Album: ManagedObject {
+    ///     @Relationship(inverse: "album", deleteRule: .deny) var tracks: [Track]
+    /// }
+    /// ```
+    case deny
 }
 
 /// A type a ``Relationship`` can hold: an optional model object or a set of them.

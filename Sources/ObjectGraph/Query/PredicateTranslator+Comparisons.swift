@@ -48,7 +48,7 @@ extension PredicateTranslator {
     func ordering(_ lhs: QueryTerm, _ op: QueryComparison, _ rhs: QueryTerm) throws(Untranslatable) -> QueryTerm {
         let left = try value(of: lhs)
         let right = try value(of: rhs)
-        guard left.type == right.type, left.type != .data, left.type != .bool else {
+        guard left.type == right.type, left.type != .data, left.type != .bool, left.ordersAsStored, right.ordersAsStored else {
             throw Untranslatable(reason: "an ordering of values that SQL does not order as Swift does")
         }
         return .condition(.compare(left, op, right))
@@ -107,6 +107,10 @@ extension PredicateTranslator {
             return .value(.constant(.integer(negated), .integer))
         case .value(.constant(.double(let double), .double)):
             return .value(.constant(.double(-double), .double))
+        case .value(.constant(.string(let text), .decimal)):
+            // Exact: a Decimal's negation never overflows.
+            guard let decimal = DecimalText.decode(text) else { throw Untranslatable(reason: "a Decimal constant that does not decode") }
+            return .value(.constant(.string(DecimalText.encode(-decimal)), .decimal))
         default:
             throw Untranslatable(reason: "negation of a number, which traps on overflow in Swift")
         }

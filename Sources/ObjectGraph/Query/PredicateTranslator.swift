@@ -182,6 +182,8 @@ struct PredicateTranslator {
             guard let declared = AttributeType.of(Output.self), declared.type == type, declared.isOptional == isOptional else {
                 throw Untranslatable(reason: "\(keyPath) reads \(Output.self), not the stored \(property)")
             }
+            // JSON text is not a value SQL can compare as Swift compares the values it encodes.
+            guard type != .codable else { throw Untranslatable(reason: "\(property.name) is a Codable value, array or set, compared in memory") }
             return .value(.property(row, property, QueryType(type)))
         case .relationship(let relationship):
             guard allowsRelationships else { throw Untranslatable(reason: "related objects have unsaved changes") }

@@ -4,7 +4,9 @@ import Foundation
 enum QueryConstant {
     /// The term for a captured `value` of static type `Output`.
     static func term<Output>(for value: Output, of type: Output.Type) throws(Untranslatable) -> QueryTerm {
-        if let (attribute, _) = AttributeType.of(Output.self) {
+        if let (attribute, _) = AttributeType.of(Output.self), attribute != .codable {
+            // A URL with a base is never equal to a stored one, which is read back absolute.
+            if let url = value as? URL, url.baseURL != nil { throw Untranslatable(reason: "a captured URL relative to a base URL") }
             return .value(.constant(PropertyValue(attribute: value), QueryType(attribute)))
         }
         if Output.self is ManagedObject.Type || Output.self is any OptionalManagedObject.Type {
@@ -12,7 +14,7 @@ enum QueryConstant {
             return .object(object.objectID)
         }
         if let list = value as? any QueryListConstant {
-            guard AttributeType.of(list.elementType) != nil else {
+            guard let element = AttributeType.of(list.elementType), element.type != .codable else {
                 throw Untranslatable(reason: "a captured sequence of \(list.elementType)")
             }
             var values: [PropertyValue] = []
@@ -30,7 +32,7 @@ enum QueryConstant {
             let bound = { (value: Any?) in value.map { QueryValue.constant(PropertyValue(attribute: $0), QueryType(attribute)) } }
             return .range(lower: bound(range.queryLower), upper: bound(range.queryUpper), closed: range.isClosed)
         }
-        throw Untranslatable(reason: "a captured \(Output.self)")
+        throw Untranslatable(reason: "a captured \(Output.self)\(AttributeType.of(Output.self)?.type == .codable ? ", a Codable value compared in memory" : "")")
     }
 }
 

@@ -9,6 +9,12 @@
 /// The stored type of a value.
 enum QueryType: Equatable, Sendable {
     case bool, integer, double, date, string, data, uuid
+    /// A `URL`'s absolute string, compared byte for byte as `URL`'s `==` compares it.
+    case url
+    /// A `Decimal` in the text form whose byte order is the numbers' order (``DecimalText``).
+    case decimal
+    /// JSON text of a `Codable` value; never compared in SQL.
+    case codable
     /// A to-one relationship's target, stored as its primary key.
     case object(EntityDescription)
 
@@ -22,6 +28,9 @@ enum QueryType: Equatable, Sendable {
         case .string: self = .string
         case .data: self = .data
         case .uuid: self = .uuid
+        case .url: self = .url
+        case .decimal: self = .decimal
+        case .codable: self = .codable
         }
     }
 
@@ -82,6 +91,17 @@ indirect enum QueryValue: Sendable {
         case .coalesce(let value, _), .unlessNil(_, let value), .unwrapped(let value), .choice(_, let value, _): value.type
         case .condition: .bool
         case .count: .integer
+        }
+    }
+
+    /// Whether SQL orders the value as Swift does: not an enum whose `<` is not its raw values'
+    /// order (see ``AttributeValueInfo/ordersByStoredValue``).
+    var ordersAsStored: Bool {
+        switch self {
+        case .property(_, let property, _): property.valueInfo?.ordersByStoredValue ?? true
+        case .key, .constant, .condition, .count: true
+        case .coalesce(let first, let second), .choice(_, let first, let second): first.ordersAsStored && second.ordersAsStored
+        case .unlessNil(_, let inner), .unwrapped(let inner): inner.ordersAsStored
         }
     }
 

@@ -16,7 +16,8 @@ enum SortTranslator {
                 unknown.append(UnknownKeyPath(entity: entity, keyPath: keyPath))
                 continue
             }
-            guard case .attribute(let type, _) = property.kind, type != .bool, type != .data else { return (nil, unknown) }
+            guard case .attribute(let type, _) = property.kind, type != .bool, type != .data, type != .codable, type != .url,
+                  property.valueInfo?.ordersByStoredValue ?? true else { return (nil, unknown) }
             var collation: QueryCollation?
             if type == .string {
                 guard let stringCollation = Self.collation(of: descriptor.stringComparator) else { return (nil, unknown) }

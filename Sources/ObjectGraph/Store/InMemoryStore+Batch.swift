@@ -81,6 +81,9 @@ extension InMemoryStore {
             reached = next
         }
 
+        let denied = deniedDeletes(deleted.sorted(), bases: [:], saving: StoreChanges(), writes: [])
+        guard denied.isEmpty else { throw .deleteDenied(denied) }
+
         var survivors: [ObjectID: StoredRow] = [:]
         for id in deleted.sorted() {
             guard let owner = row(id) else { continue }

@@ -115,6 +115,8 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             gone.insert(target)
         }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
+        let denied = deniedDeletes(deletes, bases: changes.deletedBases, saving: changes, writes: writes.map(\.row))
+        guard denied.isEmpty else { throw .deleteDenied(denied) }
         try checkUniqueness(changes, writes: writes.map(\.row), replaced: replaced)
 
         var replacedRows: [StoredRow] = []
@@ -140,6 +142,45 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
         if !gone.isEmpty { removeLinks(to: gone, saved: changes, into: &result) }
         generation += 1
         return result
+    }
+
+    /// The deletes among `deleted` that a relationship under ``DeleteRule/deny`` forbids, judged
+    /// on the state the save leaves (`writes` and the inserted rows over the tables), as the
+    /// SQLite store judges them: a to-many holds the objects whose inverse points back then (a
+    /// row keeps both sides, and the deleted row's side is not written), merged with the deleting
+    /// context's changes where there is no inverse. Called with the lock held, before anything
+    /// is written.
+    func deniedDeletes(_ deleted: [ObjectID], bases: [ObjectID: RowDelete], saving changes: StoreChanges, writes: [StoredRow]) -> [DeniedDelete] {
+        guard deleted.contains(where: { !$0.entity.denyingSlots.isEmpty }) else { return [] }
+        let gone = Set(deleted)
+        var after: [ObjectID: StoredRow] = [:]
+        for row in changes.inserted { after[row.id] = row }
+        for row in writes { after[row.id] = row }
+        func row(_ id: ObjectID) -> StoredRow? {
+            gone.contains(id) ? nil : after[id] ?? tables[id.entity.rootName]?[id.primaryKey]
+        }
+        var denied: [DeniedDelete] = []
+        for id in deleted where !id.entity.denyingSlots.isEmpty {
+            guard let current = tables[id.entity.rootName]?[id.primaryKey] else { continue }
+            for slot in id.entity.denyingSlots {
+                guard let relationship = id.entity.properties[slot].relationship else { continue }
+                var stored = current.slots[slot]
+                if relationship.isToMany, let inverse = relationship.inverseIndex {
+                    // Whoever points back once the save is written, wherever the link was made.
+                    var candidates = stored.objectIDs.union(bases[id]?.denying[slot]?.objectIDs ?? [])
+                    let name = id.entity.properties[slot].name
+                    for linker in after.values where linker.slots.indices.contains(inverse) && linker.slots[inverse].objectIDs.contains(id) {
+                        // Of the destination (its inverse names this relationship back).
+                        if linker.id.entity.properties[inverse].relationship?.inverseName == name { candidates.insert(linker.id) }
+                    }
+                    stored = .objects(candidates.filter { row($0)?.slots[inverse].objectIDs.contains(id) ?? false })
+                }
+                let related = relationship.isToMany && relationship.inverseIndex != nil
+                    ? stored.objectIDs : denyingTargets(bases[id], slot: slot, stored: stored).filter { row($0) != nil }
+                if !related.isEmpty { denied.append(DeniedDelete(objectID: id, relationship: id.entity.properties[slot].name, relatedIDs: Array(related))) }
+            }
+        }
+        return DeniedDelete.ordered(denied)
     }
 
     /// Stages the save's changes in the unique index in the order the SQLite store writes them

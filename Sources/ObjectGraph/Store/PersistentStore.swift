@@ -39,6 +39,9 @@ struct RowDelete: Sendable {
     let id: ObjectID
     let baseVersion: Int64
     let committed: [PropertyValue]
+    /// The object's values, as the context has them, of its relationships under the
+    /// ``DeleteRule/deny`` rule (loaded ones only): the store checks what they still hold.
+    var denying: [Int: PropertyValue] = [:]
 }
 
 /// Everything one `save()` writes, in one transaction.
@@ -212,6 +215,17 @@ extension PersistentStore {
         // Objects the save inserts exist once it is written.
         for row in changes.inserted { targets[row.id] = nil }
         return targets
+    }
+
+    /// What a relationship under ``DeleteRule/deny`` of a deleted object holds once the save is
+    /// written: what the store holds then (`stored`), with the deleting context's own changes to
+    /// it merged in as a to-many update's are (an addition or removal it made and whose other
+    /// side the store does not show), or the context's value of a to-one. Without a `delete`
+    /// (a batch), what the store holds.
+    func denyingTargets(_ delete: RowDelete?, slot: Int, stored: PropertyValue) -> Set<ObjectID> {
+        guard let delete, let local = delete.denying[slot] else { return stored.objectIDs }
+        guard case .objects = local else { return local.objectIDs }
+        return mergedTargets(current: stored, committed: delete.committed[slot], new: local)
     }
 
     /// Applies a to-many change as additions and removals relative to what the context read,

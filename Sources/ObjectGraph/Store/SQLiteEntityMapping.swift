@@ -4,6 +4,9 @@ struct EntityMapping {
     /// How a slot is read from a row of ``selectAll`` or ``selectOne``.
     enum SlotReader {
         case attribute(AttributeType, column: Int32)
+        /// An attribute whose type may not read every stored value (an enum that lost a case):
+        /// `failure` says why it cannot, and the read fails.
+        case checkedAttribute(AttributeType, column: Int32, failure: @Sendable (PropertyValue) -> String?)
         /// The target's key; when the destination has subentities, `entityColumn` names the
         /// target's concrete entity (from a join on the destination's table).
         case toOne(destination: EntityDescription, column: Int32, entityColumn: Int32?)
@@ -82,7 +85,11 @@ struct EntityMapping {
             columnBySlot[property.index] = name
             switch property.kind {
             case .attribute(let type, _):
-                readers.append(.attribute(type, column: column))
+                if let info = property.valueInfo, info.checksRows {
+                    readers.append(.checkedAttribute(type, column: column, failure: info.failure))
+                } else {
+                    readers.append(.attribute(type, column: column))
+                }
             case .relationship(let relationship):
                 let destination = model.entity(named: relationship.destinationName)!
                 var entityColumn: Int32?

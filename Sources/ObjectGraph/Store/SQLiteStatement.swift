@@ -154,7 +154,7 @@ final class SQLiteStatement {
         case .bool: return .bool(int64(at: column) != 0)
         case .integer: return .integer(int64(at: column))
         case .double: return .double(try double(at: column))
-        case .string: return .string(string(at: column))
+        case .string, .url, .decimal, .codable: return .string(string(at: column))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: try double(at: column)))
         case .data: return .data(data(at: column))
         case .uuid: return .uuid(try uuid(at: column))

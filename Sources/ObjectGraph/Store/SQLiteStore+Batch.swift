@@ -102,7 +102,8 @@ extension SQLiteStore {
 
     // MARK: Delete
 
-    /// Deletes the selected rows and every row a cascade reaches, clears the to-one
+    /// Deletes the selected rows and every row a cascade reaches (or nothing, throwing
+    /// ``ObjectGraphError/deleteDenied(_:)``, when a `deny` rule of one of them forbids it), clears the to-one
     /// relationships that a `nullify` rule empties, removes the deleted rows' pairs from join
     /// tables, and bumps the version of every remaining row whose relationships lost a deleted
     /// object — what a context that deleted each object and saved would write.
@@ -131,6 +132,9 @@ extension SQLiteStore {
             }
             reached = next
         }
+
+        let denied = try deniedDeletes(deleted.sorted(), bases: [:], gone: deleted, connection: connection)
+        guard denied.isEmpty else { throw .deleteDenied(denied) }
 
         // What `nullify` changes in the rows that stay.
         var cleared: [(table: String, column: String, keys: [Int64])] = []

@@ -1,5 +1,5 @@
 /// Referential integrity for ``SQLiteStore``: a save never leaves a row pointing at a row that
-/// does not exist. Deletes are checked against changes saved elsewhere like updates are, links
+/// does not exist, nor deletes one that a ``DeleteRule/deny`` relationship forbids. Deletes are checked against changes saved elsewhere like updates are, links
 /// to rows deleted elsewhere are refused or dropped, and every link to a deleted row — including
 /// one saved by another context after the deleting context read the object, and links without
 /// an inverse that no context could clean up — is removed in the same transaction.
@@ -108,6 +108,41 @@ extension SQLiteStore {
             }
         }
         return []
+    }
+
+    /// The deletes among `deleted` that a relationship under ``DeleteRule/deny`` forbids: one
+    /// that still holds an object that exists and is not in `gone`. Called after the save's
+    /// updates and inserts are written (so that a to-many reads what the save leaves; the rows
+    /// themselves may be gone already, a to-one then reads what the deleting context has), or
+    /// before a batch deletes anything.
+    func deniedDeletes(
+        _ deleted: [ObjectID], bases: [ObjectID: RowDelete], gone: Set<ObjectID>, connection: SQLiteConnection
+    ) throws(ObjectGraphError) -> [DeniedDelete] {
+        var denied: [DeniedDelete] = []
+        for id in deleted where !id.entity.denyingSlots.isEmpty {
+            let mapping = try mapping(for: id.entity)
+            let base = bases[id]
+            var row: StoredRow?
+            for slot in id.entity.denyingSlots {
+                let stored: PropertyValue
+                if mapping.toMany[slot] != nil {
+                    stored = .objects(try storedTargets(of: id, slot: slot, mapping: mapping, on: connection))
+                } else if let committed = base?.committed, committed.indices.contains(slot) {
+                    stored = committed[slot]
+                } else {
+                    if row == nil { row = try storedRow(for: id, mapping: mapping, on: connection) }
+                    stored = row?.slots[slot] ?? .null
+                }
+                var related: [ObjectID] = []
+                for target in denyingTargets(base, slot: slot, stored: stored) where !gone.contains(target) {
+                    if try rowExists(target, connection: connection) { related.append(target) }
+                }
+                if !related.isEmpty {
+                    denied.append(DeniedDelete(objectID: id, relationship: id.entity.properties[slot].name, relatedIDs: related))
+                }
+            }
+        }
+        return DeniedDelete.ordered(denied)
     }
 
     private func rowExists(_ id: ObjectID, connection: SQLiteConnection) throws(ObjectGraphError) -> Bool {

@@ -33,6 +33,8 @@ extension SQLiteStore {
             if !deletes.conflicts.isEmpty { throw .mergeConflict(deletes.conflicts) }
             try writeInserts(changes.inserted, conflicts: &uniqueness, connection: connection)
             guard uniqueness.isEmpty else { throw .uniquenessViolation(UniquenessConflict.ordered(uniqueness)) }
+            let denied = try deniedDeletes(deletes.perform, bases: changes.deletedBases, gone: Set(deletes.perform), connection: connection)
+            guard denied.isEmpty else { throw .deleteDenied(denied) }
             let linkConflicts = try enforceReferences(
                 changes, deleted: deletes.perform, owners: owners, policy: policy, into: &result, refreshing: &refreshedIDs, connection: connection)
             if !linkConflicts.isEmpty { throw .mergeConflict(linkConflicts) }

@@ -187,6 +187,12 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
             switch reader {
             case let .attribute(type, column):
                 slots.append(try statement.attribute(type, at: column))
+            case let .checkedAttribute(type, column, failure):
+                let value = try statement.attribute(type, at: column)
+                if value != .null, let reason = failure(value) {
+                    throw unreadable(value, slot: slots.count, reason: reason, mapping: mapping, key: statement.int64(at: 0))
+                }
+                slots.append(value)
             case let .toOne(destination, column, entityColumn):
                 guard !statement.isNull(at: column) else {
                     slots.append(.null)
@@ -204,6 +210,14 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
         decodedRowCount.add(1, ordering: .relaxed)
         return StoredRow(id: ObjectID(entity: mapping.entity, primaryKey: statement.int64(at: 0)), version: statement.int64(at: 1), slots: slots)
+    }
+
+    /// The error for a stored value that the attribute at `slot` cannot read.
+    private func unreadable(_ value: PropertyValue, slot: Int, reason: String, mapping: EntityMapping, key: Int64) -> ObjectGraphError {
+        let property = mapping.entity.properties[slot]
+        return .undecodableValues(path: path, values: [UndecodableValue(
+            entity: mapping.entity.name, property: property.name, objectID: ObjectID(entity: mapping.entity, primaryKey: key),
+            storedValue: value.storedText(of: property), type: property.valueInfo?.typeName ?? "\(property)", reason: reason)])
     }
 
     func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {

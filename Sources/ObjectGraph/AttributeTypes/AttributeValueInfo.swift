@@ -1,0 +1,83 @@
+/// What the store needs to know about an attribute's Swift type beyond its ``AttributeType``,
+/// learned once per class from its ``Attribute`` wrapper (where the type is known).
+struct AttributeValueInfo: Sendable {
+    /// The Swift type declared, for messages (`Status?`).
+    let typeName: String
+    /// The Swift type a column of the attribute holds values of (an enum's raw value type),
+    /// which names the stored type in the schema.
+    let storageType: any Any.Type
+    /// Whether SQL may order the stored values for orderings and sorts: the type orders as its
+    /// stored form does. An enum orders by its own `<`, which may not be its raw values' order.
+    let ordersByStoredValue: Bool
+    /// See ``ValueShape``: changing it makes opening a file check the stored values.
+    let shape: String?
+    /// Why a stored value cannot be read as the type, or `nil` when it can.
+    let failure: @Sendable (PropertyValue) -> String?
+    /// Whether every row read from a file is checked with ``failure`` (values whose type may
+    /// lose cases: enums), instead of only the reads of the property.
+    let checksRows: Bool
+
+    init<Value>(for type: Value.Type) {
+        typeName = "\(Value.self)"
+        storageType = AttributeType.storageType(of: Value.self)
+        let attribute = AttributeType.of(Value.self)?.type
+        let isPrimitive = attribute?.isPrimitive ?? true
+        let rawType = Self.enumType(Value.self)
+        ordersByStoredValue = isPrimitive && rawType == nil || attribute == .decimal || rawType.map(Self.ordersByRawValue) ?? false
+        shape = isPrimitive && rawType == nil ? nil : ValueShape.of(Value.self)
+        let isSet = (Value.self as? any AttributeCollection.Type)?.isSet ?? false
+        failure = { stored in
+            do throws(AttributeCodingError) {
+                let value = try AttributeCoding.value(from: stored, as: Value.self)
+                // A set reads an array that holds an element twice, keeping it once: data lost.
+                if isSet, case .string(let json) = stored, let elements = AttributeCoding.jsonArrayCount(json),
+                   let count = (value as? any Collection)?.count, count != elements {
+                    return "it holds an element more than once, which a Set cannot keep"
+                }
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        checksRows = rawType != nil
+    }
+
+    /// The `RawRepresentable` type an attribute of `type` is stored as the raw value of (through
+    /// an optional), or `nil`.
+    private static func enumType(_ type: Any.Type) -> (any RawRepresentable.Type)? {
+        var wrapped = type
+        while let optional = wrapped as? any OptionalAttribute.Type { wrapped = optional.wrappedType }
+        guard let raw = wrapped as? any RawRepresentable.Type, let stored = AttributeType.of(wrapped), stored.type != .codable else { return nil }
+        return raw
+    }
+
+    /// Whether `type` orders its values as SQL orders their raw values: it is `Comparable` and
+    /// `CaseIterable`, and sorting its cases by `<` gives the order of their stored raw values
+    /// (numbers as numbers, strings as Swift compares them).
+    private static func ordersByRawValue(_ type: any RawRepresentable.Type) -> Bool {
+        guard let comparable = type as? any (Comparable & CaseIterable & RawRepresentable).Type else { return false }
+        return casesOrderByRawValue(comparable)
+    }
+
+    private static func casesOrderByRawValue<Enum: Comparable & CaseIterable & RawRepresentable>(_ type: Enum.Type) -> Bool {
+        let cases = Array(Enum.allCases)
+        let stored = cases.map { try? AttributeCoding.storedValue(of: $0.rawValue) }
+        for left in cases.indices {
+            for right in cases.indices where left != right {
+                guard let storedOrder = storedOrder(stored[left], stored[right]) else { return false }
+                if (cases[left] < cases[right]) != storedOrder { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether SQL puts `left` before `right`, for the stored forms SQL orders as Swift does.
+    private static func storedOrder(_ left: PropertyValue?, _ right: PropertyValue?) -> Bool? {
+        switch (left, right) {
+        case let (.integer(a)?, .integer(b)?): a < b
+        case let (.string(a)?, .string(b)?): a < b
+        case let (.double(a)?, .double(b)?) where !a.isNaN && !b.isNaN: a < b
+        default: nil
+        }
+    }
+}
