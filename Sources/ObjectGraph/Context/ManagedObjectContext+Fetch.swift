@@ -163,6 +163,7 @@ extension ManagedObjectContext {
     /// run the standard library's unspecialised generic sort, element access by element access
     /// (most of a selective fetch's time, measured).
     static func sortByObjectID<T: ManagedObject>(_ objects: inout [T]) {
+        guard objects.count > 1 else { return }
         let ids = objects.map { $0.objectID! }
         var order = Array(ids.indices)
         if let entity = ids.first?.entity, ids.allSatisfy({ $0.entity === entity }) {
