@@ -91,12 +91,14 @@ struct SchedulerTimeTypeTests {
     func nanosecondCount() {
         #expect(NanosecondArithmetic.count(in: DispatchStride.milliseconds(3)) == 3_000_000)
         #expect(NanosecondArithmetic.count(in: DateStride.milliseconds(3)) == 3_000_000)
-        // The immediate scheduler's stride says nothing about nanoseconds: it is searched for.
-        typealias Counted = ImmediateScheduler.SchedulerTimeType.Stride
+        // A stride that says nothing about nanoseconds is searched for.
         for count in [0, 1, 2, 3, 1_000, 123_456_789, Int.max / 3, Int.max] {
-            #expect(NanosecondArithmetic.count(in: Counted(count)) == count)
-            #expect(NanosecondArithmetic.count(in: Counted(-count)) == -count)
+            #expect(NanosecondArithmetic.count(in: SearchedStride(count)) == count)
+            #expect(NanosecondArithmetic.count(in: SearchedStride(-count)) == -count)
         }
+        // The immediate scheduler's units are all zero (as in Combine): its strides count no time.
+        #expect(NanosecondArithmetic.count(in: ImmediateScheduler.SchedulerTimeType.Stride(0)) == 0)
+        #expect(NanosecondArithmetic.count(in: ImmediateScheduler.SchedulerTimeType.Stride(5)) == 0)
     }
 }
 
@@ -294,4 +296,25 @@ struct AnySchedulerTests {
         ticker.cancel()
         #expect(scheduler.pendingActionCount == 0)
     }
+}
+
+/// A stride counting nanoseconds that does not say so: `NanosecondArithmetic` has to search.
+private struct SearchedStride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric {
+    var magnitude: Int
+    init(_ nanoseconds: Int) { magnitude = nanoseconds }
+    init(integerLiteral value: Int) { magnitude = value }
+    init?<T: BinaryInteger>(exactly source: T) {
+        guard let value = Int(exactly: source) else { return nil }
+        magnitude = value
+    }
+    static func seconds(_ s: Int) -> Self { Self(s * 1_000_000_000) }
+    static func seconds(_ s: Double) -> Self { Self(Int(s * 1_000_000_000)) }
+    static func milliseconds(_ ms: Int) -> Self { Self(ms * 1_000_000) }
+    static func microseconds(_ us: Int) -> Self { Self(us * 1_000) }
+    static func nanoseconds(_ ns: Int) -> Self { Self(ns) }
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.magnitude < rhs.magnitude }
+    static func + (lhs: Self, rhs: Self) -> Self { Self(lhs.magnitude &+ rhs.magnitude) }
+    static func - (lhs: Self, rhs: Self) -> Self { Self(lhs.magnitude &- rhs.magnitude) }
+    static func * (lhs: Self, rhs: Self) -> Self { Self(lhs.magnitude &* rhs.magnitude) }
+    static func *= (lhs: inout Self, rhs: Self) { lhs = lhs * rhs }
 }

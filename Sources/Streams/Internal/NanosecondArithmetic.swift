@@ -24,6 +24,14 @@ package enum NanosecondArithmetic {
         return rhs < 0 ? .max : .min
     }
 
+    /// The product of two nanosecond intervals taken as seconds, in nanoseconds
+    /// (`lhs * rhs / 10⁹`), truncated toward zero and saturating.
+    package static func productInSeconds(_ lhs: Int, _ rhs: Int) -> Int {
+        let (product, overflow) = lhs.multipliedReportingOverflow(by: rhs)
+        if !overflow { return product / 1_000_000_000 }
+        return clamped(Double(lhs) * Double(rhs) / 1_000_000_000)
+    }
+
     /// `seconds` in nanoseconds, rounded to the nearest and clamped; NaN counts as zero.
     package static func fromSeconds(_ seconds: Double) -> Int {
         clamped((seconds * 1_000_000_000).rounded())

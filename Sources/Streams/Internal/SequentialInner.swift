@@ -170,13 +170,19 @@ package class SequentialInner<Downstream: Subscriber>: Subscription, CombineDesc
 }
 
 /// The subscriber a ``SequentialInner`` attaches to one of its upstreams.
-private struct SequentialLink<Downstream: Subscriber, Failure: Error>: Subscriber {
+///
+/// It describes itself as the operator does (`"Catch"`, `"Retry"`, `"Concatenate"`), so an
+/// upstream that prints or inspects its subscriber sees Combine's name, not an internal type.
+private struct SequentialLink<Downstream: Subscriber, Failure: Error>: Subscriber, CombineDescribing {
     typealias Input = Downstream.Input
 
     let owner: SequentialInner<Downstream>
     let stage: Int
     let onCompletion: (Subscribers.Completion<Failure>) -> Void
     let combineIdentifier = CombineIdentifier()
+
+    var description: String { owner.description }
+    var customMirror: Mirror { owner.customMirror }
 
     func receive(subscription: any Subscription) { owner.attach(subscription, stage: stage) }
     func receive(_ input: Input) -> Subscribers.Demand { owner.forward(input, stage: stage) }

@@ -169,10 +169,14 @@ extension NanosecondArithmetic {
     /// The length of `stride` in whole nanoseconds (rounded down), for any scheduler's stride.
     ///
     /// A stride that is ``NanosecondCountable`` says so directly. Any other is measured against
-    /// `.nanoseconds(n)` by a doubling then halving search: about 2 × log₂(n) comparisons.
+    /// `.nanoseconds(n)` by a doubling then halving search: about 2 × log₂(n) comparisons. A
+    /// stride whose `.nanoseconds(1)` is no longer than `.nanoseconds(0)` counts zero.
     package static func count<S: SchedulerTimeIntervalConvertible & Comparable & SignedNumeric>(in stride: S) -> Int {
         if let countable = stride as? any NanosecondCountable { return countable.nanosecondCount }
         let zero = S.nanoseconds(0)
+        // A stride whose units mean nothing (the immediate scheduler's, where every unit is
+        // zero) counts no time.
+        guard zero < S.nanoseconds(1) else { return 0 }
         if stride < zero {
             let positive = zero - stride
             return positive < zero ? .min : -count(in: positive)

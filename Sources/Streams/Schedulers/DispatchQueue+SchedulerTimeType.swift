@@ -143,9 +143,12 @@ extension DispatchQueue.SchedulerTimeType {
         public static func - (lhs: Stride, rhs: Stride) -> Stride {
             Stride(nanoseconds: NanosecondArithmetic.subtract(lhs.magnitude, rhs.magnitude))
         }
-        /// The product of the two nanosecond counts, saturating (required by `Numeric`).
+        /// The product of the two intervals counted in seconds, as in Combine, saturating.
+        ///
+        /// Literals count seconds, so `interval * 2` is twice `interval`; two nanosecond
+        /// intervals multiply to (a fraction of) a nanosecond, which rounds to zero.
         public static func * (lhs: Stride, rhs: Stride) -> Stride {
-            Stride(nanoseconds: NanosecondArithmetic.multiply(lhs.magnitude, by: rhs.magnitude))
+            Stride(nanoseconds: NanosecondArithmetic.productInSeconds(lhs.magnitude, rhs.magnitude))
         }
         /// Adds `rhs` to `lhs`.
         public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
@@ -154,15 +157,21 @@ extension DispatchQueue.SchedulerTimeType {
         /// Multiplies `lhs` by `rhs`.
         public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
-        /// Decodes an interval from its nanoseconds.
-        public init(from decoder: any Decoder) throws {
-            magnitude = try decoder.singleValueContainer().decode(Int.self)
+        private enum CodingKeys: String, CodingKey {
+            case nanoseconds = "_nanoseconds"
         }
 
-        /// Encodes the interval as its nanoseconds.
+        /// Decodes an interval from its nanoseconds, stored under `_nanoseconds` as Combine
+        /// stores them.
+        public init(from decoder: any Decoder) throws {
+            magnitude = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .nanoseconds)
+        }
+
+        /// Encodes the interval as its nanoseconds, under `_nanoseconds` as Combine does:
+        /// `{"_nanoseconds":250000000}`.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(magnitude)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(magnitude, forKey: .nanoseconds)
         }
     }
 }

@@ -17,8 +17,9 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         /// The same instant: time does not move on an immediate scheduler.
         public func advanced(by n: Stride) -> SchedulerTimeType { self }
 
-        /// An interval on the immediate scheduler; it counts whatever unit it was made with, and
-        /// the scheduler ignores it.
+        /// An interval on the immediate scheduler: a plain count that the scheduler ignores.
+        /// Literals and `init(_:)` keep their count; the time units (`.seconds(1)`, …) are zero,
+        /// as in Combine.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
             Hashable, Codable, Sendable
         {
@@ -44,16 +45,17 @@ public struct ImmediateScheduler: Scheduler, Sendable {
                 magnitude = value
             }
 
-            /// An interval counting `s`.
-            public static func seconds(_ s: Int) -> Stride { Stride(s) }
-            /// An interval counting `s`, truncated.
-            public static func seconds(_ s: Double) -> Stride { Stride(NanosecondArithmetic.clamped(s)) }
-            /// An interval counting `ms`.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(ms) }
-            /// An interval counting `us`.
-            public static func microseconds(_ us: Int) -> Stride { Stride(us) }
-            /// An interval counting `ns`.
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(ns) }
+            /// Zero, as in Combine: time does not pass on an immediate scheduler, so an interval
+            /// in any unit is no interval.
+            public static func seconds(_ s: Int) -> Stride { Stride(0) }
+            /// Zero, as in Combine.
+            public static func seconds(_ s: Double) -> Stride { Stride(0) }
+            /// Zero, as in Combine.
+            public static func milliseconds(_ ms: Int) -> Stride { Stride(0) }
+            /// Zero, as in Combine.
+            public static func microseconds(_ us: Int) -> Stride { Stride(0) }
+            /// Zero, as in Combine.
+            public static func nanoseconds(_ ns: Int) -> Stride { Stride(0) }
 
             /// Compares the stored counts.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }

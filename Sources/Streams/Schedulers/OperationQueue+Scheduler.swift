@@ -2,9 +2,6 @@ import Dispatch
 import Foundation
 
 extension OperationQueue: Scheduler {
-    /// An operation queue keeps time in dates, exactly like a run loop.
-    public typealias SchedulerTimeType = RunLoop.SchedulerTimeType
-
     /// An operation queue takes no options; the type exists so that code written for Combine
     /// compiles.
     public struct SchedulerOptions: Sendable {}

@@ -56,7 +56,12 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         self.wrap = wrap
     }
 
-    @usableFromInline var description: String { String(describing: Machine.self) }
+    /// As the operator's subscription (`"Zip"`, `"CombineLatest"`, `"Merge"`): an upstream that
+    /// prints its subscriber sees Combine's name, not the state machine's type.
+    @usableFromInline var description: String { shell.description }
+
+    /// The operator's mirror.
+    @usableFromInline var customMirror: Mirror { shell.customMirror }
 
     @inlinable
     func receive(subscription: any Subscription) {
