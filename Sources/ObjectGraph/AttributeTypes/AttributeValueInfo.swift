@@ -16,6 +16,11 @@ struct AttributeValueInfo: Sendable {
     /// Whether every row read from a file is checked with ``failure`` (values whose type may
     /// lose cases: enums), instead of only the reads of the property.
     let checksRows: Bool
+    /// For an enum whose cases are listed (`CaseIterable`), the stored form of each case's raw
+    /// value: a row holding one of them needs no ``failure`` check.
+    let storedCaseValues: Set<PropertyValue>?
+    /// The ``AttributeReader`` of the type (an `AttributeReader<Value>`).
+    let reader: any AnyObject & Sendable
 
     init<Value>(for type: Value.Type) {
         typeName = "\(Value.self)"
@@ -26,9 +31,11 @@ struct AttributeValueInfo: Sendable {
         ordersByStoredValue = isPrimitive && rawType == nil || attribute == .decimal || rawType.map(Self.ordersByRawValue) ?? false
         shape = isPrimitive && rawType == nil ? nil : ValueShape.of(Value.self)
         let isSet = (Value.self as? any AttributeCollection.Type)?.isSet ?? false
+        let reader = AttributeReader<Value>.make()
+        self.reader = reader
         failure = { stored in
             do throws(AttributeCodingError) {
-                let value = try AttributeCoding.value(from: stored, as: Value.self)
+                let value = try reader.read(stored)
                 // A set reads an array that holds an element twice, keeping it once: data lost.
                 if isSet, case .string(let json) = stored, let elements = AttributeCoding.jsonArrayCount(json),
                    let count = (value as? any Collection)?.count, count != elements {
@@ -40,6 +47,22 @@ struct AttributeValueInfo: Sendable {
             }
         }
         checksRows = rawType != nil
+        storedCaseValues = rawType.flatMap(Self.storedCaseValues)
+    }
+
+    /// The stored forms of the raw values of `type`'s cases, if it lists them.
+    private static func storedCaseValues(_ type: any RawRepresentable.Type) -> Set<PropertyValue>? {
+        guard let listed = type as? any (CaseIterable & RawRepresentable).Type else { return nil }
+        return storedCaseValues(of: listed)
+    }
+
+    private static func storedCaseValues<Enum: CaseIterable & RawRepresentable>(of type: Enum.Type) -> Set<PropertyValue>? {
+        var values: Set<PropertyValue> = []
+        for value in Enum.allCases {
+            guard let stored = try? AttributeCoding.storedValue(of: value.rawValue) else { return nil }
+            values.insert(stored)
+        }
+        return values
     }
 
     /// The `RawRepresentable` type an attribute of `type` is stored as the raw value of (through

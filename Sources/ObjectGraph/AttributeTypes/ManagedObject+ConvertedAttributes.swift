@@ -13,6 +13,7 @@ extension ManagedObject {
         let stored = slots[slot]
         if stored == .null { return initial }
         do throws(AttributeCodingError) {
+            if let reader = layout.attributeReader(at: slot, as: Value.self) { return try reader.read(stored) }
             return try AttributeCoding.value(from: stored, as: Value.self)
         } catch {
             managedObjectContext?.noteUnreadable(self, slot: slot, type: "\(Value.self)", reason: error.description)

@@ -21,6 +21,9 @@ final class ClassLayout: @unchecked Sendable {
     let slotByName: [String: Int]
     /// Whether any property is a relationship (which may hold targets set before insertion).
     private let hasRelationships: Bool
+    /// Each attribute's ``AttributeReader`` (an `AttributeReader<Value>` of its type), in slot
+    /// order; `nil` for a relationship.
+    private let attributeReaders: [(any AnyObject & Sendable)?]
     /// The slots whose wrappers declare a rule (see ``AttributeValidation``), as the first
     /// instance of the class had them.
     let validatedSlots: [Int]
@@ -54,6 +57,7 @@ final class ClassLayout: @unchecked Sendable {
         slotByName = byName
         hasRelationships = properties.contains { if case .relationship = $0.kind { true } else { false } }
         validatedSlots = properties.indices.filter { properties[$0].isValidated }
+        attributeReaders = properties.map { $0.valueInfo?.reader }
         storedWrappers = Self.findStoredWrappers(of: objectClass, expected: properties)
         var cacheOffsets: [Int] = []
         for wrapper in storedWrappers ?? [] {
@@ -197,6 +201,13 @@ final class ClassLayout: @unchecked Sendable {
                 (base + offset).storeBytes(of: value(slot), as: Int.self)
             }
         }
+    }
+
+    /// The reader of the attribute at `slot`, whose type is `Value`.
+    func attributeReader<Value>(at slot: Int, as type: Value.Type) -> AttributeReader<Value>? {
+        guard attributeReaders.indices.contains(slot), let reader = attributeReaders[slot] else { return nil }
+        // The slot's wrapper is the one that asks, so its reader reads `Value`.
+        return unsafeDowncast(reader, to: AttributeReader<Value>.self)
     }
 
     /// The declared value type of the attribute at `slot`; `nil` for a relationship.

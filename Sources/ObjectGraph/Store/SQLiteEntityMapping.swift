@@ -5,8 +5,9 @@ struct EntityMapping {
     enum SlotReader {
         case attribute(AttributeType, column: Int32)
         /// An attribute whose type may not read every stored value (an enum that lost a case):
-        /// `failure` says why it cannot, and the read fails.
-        case checkedAttribute(AttributeType, column: Int32, failure: @Sendable (PropertyValue) -> String?)
+        /// a value outside `known` (the cases' stored values, when listed) is checked, `failure`
+        /// says why it cannot be read, and the read fails.
+        case checkedAttribute(AttributeType, column: Int32, known: Set<PropertyValue>?, failure: @Sendable (PropertyValue) -> String?)
         /// The target's key; when the destination has subentities, `entityColumn` names the
         /// target's concrete entity (from a join on the destination's table).
         case toOne(destination: EntityDescription, column: Int32, entityColumn: Int32?)
@@ -86,7 +87,7 @@ struct EntityMapping {
             switch property.kind {
             case .attribute(let type, _):
                 if let info = property.valueInfo, info.checksRows {
-                    readers.append(.checkedAttribute(type, column: column, failure: info.failure))
+                    readers.append(.checkedAttribute(type, column: column, known: info.storedCaseValues, failure: info.failure))
                 } else {
                     readers.append(.attribute(type, column: column))
                 }

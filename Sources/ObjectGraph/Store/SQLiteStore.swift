@@ -187,9 +187,9 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
             switch reader {
             case let .attribute(type, column):
                 slots.append(try statement.attribute(type, at: column))
-            case let .checkedAttribute(type, column, failure):
+            case let .checkedAttribute(type, column, known, failure):
                 let value = try statement.attribute(type, at: column)
-                if value != .null, let reason = failure(value) {
+                if value != .null, known?.contains(value) != true, let reason = failure(value) {
                     throw unreadable(value, slot: slots.count, reason: reason, mapping: mapping, key: statement.int64(at: 0))
                 }
                 slots.append(value)
