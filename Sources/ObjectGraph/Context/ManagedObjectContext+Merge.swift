@@ -175,22 +175,25 @@ extension ManagedObjectContext {
     /// A to-many relationship changed both here (unsaved) and by a save: its committed value
     /// becomes the store's targets, and its value those plus the additions and minus the
     /// removals made here, so that neither side's change is lost and the next save writes only
-    /// the local ones. Returns whether the value changed.
+    /// the local ones; an ordered one's order merges by ``OrderedMerge`` (a local reorder stays,
+    /// a sibling's reorder is taken when there is none here). Returns whether the value changed.
     private func rebase(_ object: ManagedObject, toManySlot slot: Int, gone: Set<ObjectID>, into merged: inout PendingChanges) -> Bool {
-        guard case .objects(let local) = object.slots[slot], case .objects(let base) = object.committedSlots[slot],
-              let id = object.objectID else { return false }
-        let stored: Set<ObjectID>
+        let local = object.slots[slot], base = object.committedSlots[slot]
+        guard local.isToManyValue, base.isToManyValue, let id = object.objectID,
+              let isOrdered = id.entity.properties[slot].relationship?.isOrdered else { return false }
+        let stored: [ObjectID]
         do {
             stored = try coordinator.store.targets(of: id, relationship: id.entity.properties[slot])
         } catch {
             deferredError = deferredError ?? error
             return false
         }
-        let current = overlayingPendingLinks(stored, owner: object, slot: slot)
-        let rebased = current.union(local.subtracting(base)).subtracting(base.subtracting(local)).subtracting(gone)
+        let current = PropertyValue.toMany(overlayingPendingLinks(stored, owner: object, slot: slot), isOrdered: isOrdered)
+        let merging = ToManyMerge.merged(current: current, committed: base, new: local)
+        let rebased = merging.removingMembers(gone) ?? merging
         merged.noteOldValue(of: object, slot: slot)
-        object.committedSlots[slot] = .objects(stored)
-        object.slots[slot] = .objects(rebased)
+        object.committedSlots[slot] = .toMany(stored, isOrdered: isOrdered)
+        object.slots[slot] = rebased
         noteChangeState(of: object, slot: slot)
         return rebased != local
     }
@@ -206,7 +209,7 @@ extension ManagedObjectContext {
             for value in [object.slots[property.index]] + (object.committedSlots.indices.contains(property.index) ? [object.committedSlots[property.index]] : []) {
                 switch value {
                 case .object(let target): linked.insert(target)
-                case .objects(let targets): linked.formUnion(targets)
+                case .objects, .orderedObjects: linked.formUnion(value.objectIDs)
                 default: break
                 }
             }
@@ -227,8 +230,7 @@ extension ManagedObjectContext {
         func removed(from value: PropertyValue) -> PropertyValue? {
             switch value {
             case .object(goneID): return .null
-            case .objects(let targets) where targets.contains(goneID): return .objects(targets.subtracting([goneID]))
-            default: return nil
+            default: return value.removingMembers([goneID])
             }
         }
         var changed = false
