@@ -19,7 +19,7 @@
 /// final class Playlist: ManagedObject {
 ///     @Relationship(inverse: "playlist") var tracks: [Track]
 /// }
-/// playlist.tracks.move(fromOffsets: [2], toOffset: 0)  // saved as the new order
+/// playlist.tracks.swapAt(0, 2)  // saved as the new order
 /// ```
 ///
 /// Setting one side keeps the inverse in step: after `content.bucket = bucket`,
