@@ -90,10 +90,11 @@ extension ManagedObjectContext {
         var lastEntity: EntityDescription?
         var bringsInEntity = false
         var toManySlots: [Int] = []
+        var rebasing: [ToManyRebase] = []
         for row in save.rows {
             let id = row.id
             if let object = registered(id) {
-                apply(row, changedKeys: save.changedKeys[id] ?? [], to: object, gone: save.deletedIDs, into: &merged)
+                apply(row, changedKeys: save.changedKeys[id] ?? [], to: object, gone: save.deletedIDs, into: &merged, rebasing: &rebasing)
                 continue
             }
             if id.entity !== lastEntity {
@@ -114,14 +115,26 @@ extension ManagedObjectContext {
                 merged.changedKeys[id] = save.changedKeys[id] ?? []
             }
         }
+        rebase(rebasing, gone: save.deletedIDs, into: &merged)
         guard !merged.isEmpty else { return }
         post(merged.notification(isMerge: true))
         withExtendedLifetime(broughtIn) {}
     }
 
+    /// A to-many relationship changed both here and by a save, to rebase once every row of the
+    /// save is in (see ``rebase(_:gone:into:)``).
+    struct ToManyRebase {
+        let object: ManagedObject
+        let slot: Int
+    }
+
     /// Takes a saved row into a registered object, property by property (see
-    /// ``mergeChanges(from:)``). `gone` lists objects deleted by the same save.
-    func apply(_ row: StoredRow, changedKeys: Set<String>, to object: ManagedObject, gone: Set<ObjectID>, into merged: inout PendingChanges) {
+    /// ``mergeChanges(from:)``). `gone` lists objects deleted by the same save. A to-many
+    /// relationship changed here too is left in `rebasing`, for ``rebase(_:gone:into:)``.
+    func apply(
+        _ row: StoredRow, changedKeys: Set<String>, to object: ManagedObject, gone: Set<ObjectID>,
+        into merged: inout PendingChanges, rebasing: inout [ToManyRebase]
+    ) {
         guard object.lifecycle == .persisted || object.lifecycle == .deleted, row.version > object.version,
               let entity = object.entity else { return }
         var keys: Set<String> = []
@@ -131,7 +144,7 @@ extension ManagedObjectContext {
             if property.relationship?.isToMany ?? false {
                 guard changedKeys.contains(property.name) else { continue }
                 if object.changedSlots.contains(slot) {
-                    if rebase(object, toManySlot: slot, gone: gone, into: &merged) { keys.insert(property.name) }
+                    rebasing.append(ToManyRebase(object: object, slot: slot))
                     continue
                 }
                 merged.noteOldValue(of: object, slot: slot)
@@ -169,6 +182,19 @@ extension ManagedObjectContext {
         if !keys.isEmpty {
             merged.updated[ObjectIdentifier(object)] = object
             merged.changedKeys[object.objectID!, default: []].formUnion(keys)
+        }
+    }
+
+    /// Rebases the to-many relationships a save changed under a local change, once every row of
+    /// the save is in: the rebase reads the other side of each relationship (the members whose
+    /// to-one points here), which must be the merged one. Rebased in the order the save listed
+    /// its rows, one relationship would keep a member whose own row, later in the list, says it
+    /// left — the two sides would disagree, and the next save would write that.
+    func rebase(_ rebasing: [ToManyRebase], gone: Set<ObjectID>, into merged: inout PendingChanges) {
+        for entry in rebasing {
+            guard rebase(entry.object, toManySlot: entry.slot, gone: gone, into: &merged), let id = entry.object.objectID else { continue }
+            merged.updated[ObjectIdentifier(entry.object)] = entry.object
+            merged.changedKeys[id, default: []].insert(id.entity.properties[entry.slot].name)
         }
     }
 
