@@ -33,6 +33,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     case objectNotInContext(String)
     /// No object with this ID exists in the store.
     case objectNotFound(ObjectID)
+    /// An ordered to-many relationship (an `Array`) was set with an object more than once: it
+    /// kept the first occurrence, and the next `save()` throws this (writing nothing) so that
+    /// the loss is seen. `member` is the repeated object.
+    case duplicateRelationshipMember(entity: String, property: String, member: String)
     /// A save found objects changed by someone else since they were read, on the same keys.
     case mergeConflict([MergeConflict])
     /// A predicate threw while it was evaluated during a fetch.
@@ -128,6 +132,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "\(object) does not belong to this context; pass its objectID and look it up with object(with:)."
         case .objectNotFound(let id):
             "No object \(id) exists in the store; it may have been deleted."
+        case let .duplicateRelationshipMember(entity, property, member):
+            "\(entity).\(property) is ordered and holds each object once, but was given \(member) more than once; it kept the first occurrence. Nothing was written: check the relationship and save again (test with contains(_:) before appending, or move the object instead)."
         case .mergeConflict(let conflicts):
             "The save conflicts with changes saved elsewhere: " + conflicts.map(\.description).joined(separator: "; ")
                 + ". Refresh the objects or choose a merge policy (storeWins or objectWins)."

@@ -128,7 +128,7 @@ struct ContextsModelTests {
         let entries = try context.fetch(FetchRequest<Entry>()).sorted { $0.objectID! < $1.objectID! }
         let shelves = try context.fetch(FetchRequest<Shelf>()).sorted { $0.objectID! < $1.objectID! }
         let marks = try context.fetch(FetchRequest<Mark>()).sorted { $0.objectID! < $1.objectID! }
-        var choice = Int.random(in: 0..<12, using: &generator)
+        var choice = Int.random(in: 0..<13, using: &generator)
         if entries.isEmpty || shelves.isEmpty || marks.isEmpty { choice = [0, 1, 2][Int.random(in: 0..<3, using: &generator)] }
         switch choice {
         case 0:
@@ -174,6 +174,17 @@ struct ContextsModelTests {
             guard let mark = entry.marks.sorted(by: { $0.objectID! < $1.objectID! }).randomElement(using: &generator) else { return "nothing" }
             mark.entries.remove(entry)
             return "unmark \(entry.objectID!) from \(mark.objectID!)"
+        case 12:
+            // Out of the set and back in around a new entry: no change to the old entry's shelf,
+            // so a sibling's save that files it elsewhere meanwhile must win.
+            let entry = entries.randomElement(using: &generator)!
+            guard let shelf = entry.shelf else { return "nothing" }
+            shelf.entries.remove(entry)
+            let added = Entry(context: context)
+            added.title = titles.randomElement(using: &generator)!
+            shelf.entries.insert(added)
+            shelf.entries.insert(entry)
+            return "refile \(entry.objectID!) through \(shelf.objectID!).entries, adding \(added.objectID.map { "\($0)" } ?? "?")"
         case 10:
             let entry = entries.randomElement(using: &generator)!
             context.delete(entry)

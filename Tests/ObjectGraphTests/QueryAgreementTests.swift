@@ -110,15 +110,34 @@ enum QueryStoreFiller {
         item.uuid = QueryModel.uuids.randomElement(using: &generator)!
         item.group = maybe(groups)
         item.tags = Set(tags.filter { _ in Int.random(in: 0..<3, using: &generator) == 0 })
+        if let context = item.managedObjectContext, Bool.random(using: &generator) {
+            item.notes = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                let note = QueryNote(context: context)
+                note.text = QueryModel.noteTexts.randomElement(using: &generator)!
+                note.weight = QueryModel.ints.randomElement(using: &generator)!
+                return note
+            }
+        }
     }
 
-    /// Unsaved inserts, updates (of items, of their groups, of their tags) and deletes.
+    /// Unsaved inserts, updates (of items, of their groups, of their tags, of their notes and
+    /// their order) and deletes.
     static func editWithoutSaving(_ context: ManagedObjectContext, using generator: inout SeededGenerator) throws {
         let items = try context.fetch(FetchRequest<QueryItem>()).sorted { $0.objectID! < $1.objectID! }
         let groups = try context.fetch(FetchRequest<QueryGroup>()).sorted { $0.objectID! < $1.objectID! }
         let tags = try context.fetch(FetchRequest<QueryTag>()).sorted { $0.objectID! < $1.objectID! }
+        let notes = try context.fetch(FetchRequest<QueryNote>()).sorted { $0.objectID! < $1.objectID! }
         for _ in 0..<Int.random(in: 1...6, using: &generator) {
-            switch Int.random(in: 0..<6, using: &generator) {
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 6: items.randomElement(using: &generator)?.notes.reverse()
+            case 7:
+                // A note moves to another item's front, or is deleted.
+                guard let note = notes.randomElement(using: &generator) else { break }
+                if Bool.random(using: &generator) {
+                    context.delete(note)
+                } else if let item = items.randomElement(using: &generator), !item.notes.contains(note) {
+                    item.notes.insert(note, at: 0)
+                }
             case 0: _ = makeItem(context, groups: groups, tags: tags, using: &generator)
             case 1: if let item = items.randomElement(using: &generator) { context.delete(item) }
             case 2: if let item = items.randomElement(using: &generator) { randomize(item, groups: groups, tags: tags, using: &generator) }

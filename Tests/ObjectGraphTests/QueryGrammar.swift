@@ -83,7 +83,7 @@ struct QueryGrammar {
     private mutating func pick<T>(_ values: [T]) -> T { values.randomElement(using: &generator)! }
 
     private mutating func leaf(_ item: Item) -> (Expression, String) {
-        switch Int.random(in: 0..<24, using: &generator) {
+        switch Int.random(in: 0..<25, using: &generator) {
         case 0: return compare(item, \.int, "int", pick(QueryModel.ints))
         case 1: return compare(item, \.double, "double", pick(QueryModel.doubles))
         case 2: return compare(item, \.string, "string", pick(QueryModel.strings))
@@ -171,6 +171,8 @@ struct QueryGrammar {
             let value = pick(QueryModel.ints)
             let unwrapped = PredicateExpressions.ForcedUnwrap(PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.optionalInt))
             return (PredicateExpressions.Comparison(lhs: unwrapped, rhs: PredicateExpressions.Value(value), op: .greaterThanOrEqual), "optionalInt! >= \(value)")
+        case 23:
+            return notes(item)
         default:
             // Two columns compared.
             let (op, symbol) = comparisonOperator()
@@ -178,6 +180,33 @@ struct QueryGrammar {
                 lhs: PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.double),
                 rhs: PredicateExpressions.NilCoalesce(lhs: PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.optionalDouble), rhs: PredicateExpressions.Value(0.0)),
                 op: op), "double \(symbol) (optionalDouble ?? 0)")
+        }
+    }
+
+    /// `isEmpty`, `contains(where:)` and `count` comparisons over the ordered `notes`.
+    private mutating func notes(_ item: Item) -> (Expression, String) {
+        let notes = PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.notes)
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0:
+            return (PredicateExpressions.KeyPath(root: notes, keyPath: \[QueryNote].isEmpty), "notes.isEmpty")
+        case 1:
+            let (op, symbol) = comparisonOperator()
+            let count = Int.random(in: 0...4, using: &generator)
+            let noteCount = PredicateExpressions.KeyPath(root: notes, keyPath: \[QueryNote].count)
+            return (PredicateExpressions.Comparison(lhs: noteCount, rhs: PredicateExpressions.Value(count), op: op), "notes.count \(symbol) \(count)")
+        case 2:
+            let text = pick(QueryModel.noteTexts)
+            let test = PredicateExpressions.SequenceContainsWhere(notes) { note in
+                PredicateExpressions.Equal(lhs: PredicateExpressions.KeyPath(root: note, keyPath: \QueryNote.text), rhs: PredicateExpressions.Value(text))
+            }
+            return (test, "notes.contains { $0.text == \(text.debugDescription) }")
+        default:
+            let (op, symbol) = comparisonOperator()
+            let weight = pick(QueryModel.ints)
+            let test = PredicateExpressions.SequenceContainsWhere(notes) { note in
+                PredicateExpressions.Comparison(lhs: PredicateExpressions.KeyPath(root: note, keyPath: \QueryNote.weight), rhs: PredicateExpressions.Value(weight), op: op)
+            }
+            return (test, "notes.contains { $0.weight \(symbol) \(weight) }")
         }
     }
 

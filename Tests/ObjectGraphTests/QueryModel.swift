@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import ObjectGraph
 
-// The model of the query tests: every stored type with and without optionality, a to-one and a
-// to-many relationship, and a subentity, so that every translated expression has something to
+// The model of the query tests: every stored type with and without optionality, a to-one, a
+// to-many and an ordered to-many relationship, and a subentity, so that every translated expression has something to
 // run on.
 
 class QueryItem: ManagedObject {
@@ -19,6 +19,7 @@ class QueryItem: ManagedObject {
     @Attribute var uuid: UUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     @Relationship(inverse: "items") var group: QueryGroup?
     @Relationship(inverse: "items") var tags: Set<QueryTag>
+    @Relationship(inverse: "item") var notes: [QueryNote]
 }
 
 final class SpecialQueryItem: QueryItem {
@@ -36,8 +37,14 @@ final class QueryTag: ManagedObject {
     @Relationship(inverse: "tags") var items: Set<QueryItem>
 }
 
+final class QueryNote: ManagedObject {
+    @Attribute var text: String = ""
+    @Attribute var weight: Int = 0
+    @Relationship(inverse: "notes") var item: QueryItem?
+}
+
 enum QueryModel {
-    static let model: ObjectModel = try! ObjectModel(entities: [QueryItem.self, SpecialQueryItem.self, QueryGroup.self, QueryTag.self])
+    static let model: ObjectModel = try! ObjectModel(entities: [QueryItem.self, SpecialQueryItem.self, QueryGroup.self, QueryTag.self, QueryNote.self])
 
     /// A new SQLite container on a fresh file, its view context on a queue of its own.
     static func sqliteContainer() throws -> PersistentContainer {
@@ -58,4 +65,5 @@ enum QueryModel {
     ]
     static let groupNames = ["", "inbox", "Inbox", "\u{E9}t\u{E9}", "e\u{301}te\u{301}"]
     static let labels = ["red", "green", "Red"]
+    static let noteTexts = ["", "todo", "Todo", "done"]
 }

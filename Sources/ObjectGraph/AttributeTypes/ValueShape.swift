@@ -115,6 +115,7 @@ extension PropertyValue {
         case .uuid(let value): value.uuidString
         case .object(let id): "\(id)"
         case .objects(let ids): "\(ids.sorted())"
+        case .orderedObjects(let ids): "\(ids)"
         case .unloaded: "(not loaded)"
         }
     }

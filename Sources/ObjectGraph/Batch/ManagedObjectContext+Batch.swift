@@ -143,7 +143,7 @@ extension ManagedObjectContext {
         for path in unknown where !entities.contains(where: { $0 === path.entity }) { entities.append(path.entity) }
         scratch.performAndWait {
             for entity in entities {
-                let empty = entity.properties.map { $0.relationship?.isToMany == true ? PropertyValue.objects([]) : .null }
+                let empty = entity.properties.map { $0.relationship?.emptyValue ?? .null }
                 let probe = scratch.materialize(StoredRow(id: ObjectID(entity: entity, primaryKey: 0), version: 0, slots: empty))
                 let keyPaths = unknown.filter { $0.entity === entity }.map(\.keyPath)
                 entity.layout.learnKeyPaths(from: probe) {

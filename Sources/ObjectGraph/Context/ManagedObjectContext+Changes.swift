@@ -140,11 +140,12 @@ extension ManagedObjectContext {
         switch object.slots[slot] {
         case .object(let id): return [id]
         case .objects(let ids): return Array(ids)
+        case .orderedObjects(let ids): return ids
         case .unloaded:
             guard let id = object.objectID, let entity = object.entity else { return [] }
             do {
                 let stored = try coordinator.store.targets(of: id, relationship: entity.properties[slot])
-                return Array(takeStoredTargets(stored, of: object, slot: slot))
+                return takeStoredTargets(stored, of: object, slot: slot)
             } catch {
                 deferredError = deferredError ?? error
                 return []
@@ -179,9 +180,11 @@ extension ManagedObjectContext {
             }
             accepted.append(target)
         }
+        if relationship.isOrdered { accepted = keepingFirstOccurrences(accepted, of: object, slot: slot) }
         let oldIDs = Set(targetIDs(of: object, slot: slot))
-        let newIDs = Set(accepted.compactMap(\.objectID))
-        writeTargetIDs(newIDs, of: object, slot: slot, isToMany: relationship.isToMany)
+        let newList = accepted.compactMap(\.objectID)
+        let newIDs = Set(newList)
+        writeTargetIDs(newList, of: object, slot: slot, relationship: relationship)
         guard let inverse = relationship.inverseIndex else { return }
         for removedID in oldIDs.subtracting(newIDs) {
             if let removed = self.object(with: removedID) { removeTarget(object, from: removed, slot: inverse) }
@@ -196,27 +199,48 @@ extension ManagedObjectContext {
         }
     }
 
-    private func writeTargetIDs(_ ids: Set<ObjectID>, of object: ManagedObject, slot: Int, isToMany: Bool) {
-        let value: PropertyValue = isToMany ? .objects(ids) : (ids.first.map { .object($0) } ?? .null)
+    private func writeTargetIDs(_ ids: [ObjectID], of object: ManagedObject, slot: Int, relationship: RelationshipDescription) {
+        let value = relationship.value(holding: ids)
         notePendingLinks(of: object, slot: slot, from: object.slots[slot], to: value)
         recordChange(of: object, slot: slot, to: value)
     }
 
-    /// Adds `target` to one relationship slot of `owner`, without touching inverses.
+    /// `targets` with each object once, at its first place. A later occurrence makes the next
+    /// `save()` throw, so that the dropped one is seen (an ordered relationship cannot hold an
+    /// object twice, as Core Data's `NSOrderedSet` cannot).
+    private func keepingFirstOccurrences(_ targets: [ManagedObject], of object: ManagedObject, slot: Int) -> [ManagedObject] {
+        var seen: Set<ObjectIdentifier> = []
+        var kept: [ManagedObject] = []
+        kept.reserveCapacity(targets.count)
+        for target in targets {
+            guard seen.insert(ObjectIdentifier(target)).inserted else {
+                let property = object.entity?.properties[slot].name ?? "relationship"
+                deferredError = deferredError ?? .duplicateRelationshipMember(
+                    entity: object.entity?.name ?? "\(type(of: object))", property: property, member: target.description)
+                continue
+            }
+            kept.append(target)
+        }
+        return kept
+    }
+
+    /// Adds `target` to one relationship slot of `owner` (at the end of an ordered one), without
+    /// touching inverses.
     private func addTarget(_ target: ManagedObject, to owner: ManagedObject, slot: Int) {
         guard let id = target.objectID, let relationship = owner.entity?.properties[slot].relationship else { return }
-        var ids = Set(targetIDs(of: owner, slot: slot))
-        if !relationship.isToMany { ids = [] }
-        ids.insert(id)
-        writeTargetIDs(ids, of: owner, slot: slot, isToMany: relationship.isToMany)
+        var ids = relationship.isToMany ? targetIDs(of: owner, slot: slot) : []
+        guard !ids.contains(id) else { return }
+        ids.append(id)
+        writeTargetIDs(ids, of: owner, slot: slot, relationship: relationship)
     }
 
     /// Removes `target` from one relationship slot of `owner`, without touching inverses.
     func removeTarget(_ target: ManagedObject, from owner: ManagedObject, slot: Int) {
         guard let id = target.objectID, let relationship = owner.entity?.properties[slot].relationship else { return }
-        var ids = Set(targetIDs(of: owner, slot: slot))
-        guard ids.remove(id) != nil else { return }
-        writeTargetIDs(ids, of: owner, slot: slot, isToMany: relationship.isToMany)
+        var ids = targetIDs(of: owner, slot: slot)
+        guard let index = ids.firstIndex(of: id) else { return }
+        ids.remove(at: index)
+        writeTargetIDs(ids, of: owner, slot: slot, relationship: relationship)
     }
 
     /// The value that undoes a local change of `slot`: the saved one, or the store's newer one

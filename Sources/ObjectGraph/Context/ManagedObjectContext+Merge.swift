@@ -90,10 +90,11 @@ extension ManagedObjectContext {
         var lastEntity: EntityDescription?
         var bringsInEntity = false
         var toManySlots: [Int] = []
+        var rebasing: [ToManyRebase] = []
         for row in save.rows {
             let id = row.id
             if let object = registered(id) {
-                apply(row, changedKeys: save.changedKeys[id] ?? [], to: object, gone: save.deletedIDs, into: &merged)
+                apply(row, changedKeys: save.changedKeys[id] ?? [], to: object, gone: save.deletedIDs, into: &merged, rebasing: &rebasing)
                 continue
             }
             if id.entity !== lastEntity {
@@ -114,14 +115,26 @@ extension ManagedObjectContext {
                 merged.changedKeys[id] = save.changedKeys[id] ?? []
             }
         }
+        rebase(rebasing, gone: save.deletedIDs, into: &merged)
         guard !merged.isEmpty else { return }
         post(merged.notification(isMerge: true))
         withExtendedLifetime(broughtIn) {}
     }
 
+    /// A to-many relationship changed both here and by a save, to rebase once every row of the
+    /// save is in (see ``rebase(_:gone:into:)``).
+    struct ToManyRebase {
+        let object: ManagedObject
+        let slot: Int
+    }
+
     /// Takes a saved row into a registered object, property by property (see
-    /// ``mergeChanges(from:)``). `gone` lists objects deleted by the same save.
-    func apply(_ row: StoredRow, changedKeys: Set<String>, to object: ManagedObject, gone: Set<ObjectID>, into merged: inout PendingChanges) {
+    /// ``mergeChanges(from:)``). `gone` lists objects deleted by the same save. A to-many
+    /// relationship changed here too is left in `rebasing`, for ``rebase(_:gone:into:)``.
+    func apply(
+        _ row: StoredRow, changedKeys: Set<String>, to object: ManagedObject, gone: Set<ObjectID>,
+        into merged: inout PendingChanges, rebasing: inout [ToManyRebase]
+    ) {
         guard object.lifecycle == .persisted || object.lifecycle == .deleted, row.version > object.version,
               let entity = object.entity else { return }
         var keys: Set<String> = []
@@ -131,7 +144,7 @@ extension ManagedObjectContext {
             if property.relationship?.isToMany ?? false {
                 guard changedKeys.contains(property.name) else { continue }
                 if object.changedSlots.contains(slot) {
-                    if rebase(object, toManySlot: slot, gone: gone, into: &merged) { keys.insert(property.name) }
+                    rebasing.append(ToManyRebase(object: object, slot: slot))
                     continue
                 }
                 merged.noteOldValue(of: object, slot: slot)
@@ -172,25 +185,41 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Rebases the to-many relationships a save changed under a local change, once every row of
+    /// the save is in: the rebase reads the other side of each relationship (the members whose
+    /// to-one points here), which must be the merged one. Rebased in the order the save listed
+    /// its rows, one relationship would keep a member whose own row, later in the list, says it
+    /// left — the two sides would disagree, and the next save would write that.
+    func rebase(_ rebasing: [ToManyRebase], gone: Set<ObjectID>, into merged: inout PendingChanges) {
+        for entry in rebasing {
+            guard rebase(entry.object, toManySlot: entry.slot, gone: gone, into: &merged), let id = entry.object.objectID else { continue }
+            merged.updated[ObjectIdentifier(entry.object)] = entry.object
+            merged.changedKeys[id, default: []].insert(id.entity.properties[entry.slot].name)
+        }
+    }
+
     /// A to-many relationship changed both here (unsaved) and by a save: its committed value
     /// becomes the store's targets, and its value those plus the additions and minus the
     /// removals made here, so that neither side's change is lost and the next save writes only
-    /// the local ones. Returns whether the value changed.
+    /// the local ones; an ordered one's order merges by ``OrderedMerge`` (a local reorder stays,
+    /// a sibling's reorder is taken when there is none here). Returns whether the value changed.
     private func rebase(_ object: ManagedObject, toManySlot slot: Int, gone: Set<ObjectID>, into merged: inout PendingChanges) -> Bool {
-        guard case .objects(let local) = object.slots[slot], case .objects(let base) = object.committedSlots[slot],
-              let id = object.objectID else { return false }
-        let stored: Set<ObjectID>
+        let local = object.slots[slot], base = object.committedSlots[slot]
+        guard local.isToManyValue, base.isToManyValue, let id = object.objectID,
+              let isOrdered = id.entity.properties[slot].relationship?.isOrdered else { return false }
+        let stored: [ObjectID]
         do {
             stored = try coordinator.store.targets(of: id, relationship: id.entity.properties[slot])
         } catch {
             deferredError = deferredError ?? error
             return false
         }
-        let current = overlayingPendingLinks(stored, owner: object, slot: slot)
-        let rebased = current.union(local.subtracting(base)).subtracting(base.subtracting(local)).subtracting(gone)
+        let current = PropertyValue.toMany(overlayingPendingLinks(stored, owner: object, slot: slot), isOrdered: isOrdered)
+        let merging = ToManyMerge.merged(current: current, committed: base, new: local)
+        let rebased = merging.removingMembers(gone) ?? merging
         merged.noteOldValue(of: object, slot: slot)
-        object.committedSlots[slot] = .objects(stored)
-        object.slots[slot] = .objects(rebased)
+        object.committedSlots[slot] = .toMany(stored, isOrdered: isOrdered)
+        object.slots[slot] = rebased
         noteChangeState(of: object, slot: slot)
         return rebased != local
     }
@@ -206,7 +235,7 @@ extension ManagedObjectContext {
             for value in [object.slots[property.index]] + (object.committedSlots.indices.contains(property.index) ? [object.committedSlots[property.index]] : []) {
                 switch value {
                 case .object(let target): linked.insert(target)
-                case .objects(let targets): linked.formUnion(targets)
+                case .objects, .orderedObjects: linked.formUnion(value.objectIDs)
                 default: break
                 }
             }
@@ -227,8 +256,7 @@ extension ManagedObjectContext {
         func removed(from value: PropertyValue) -> PropertyValue? {
             switch value {
             case .object(goneID): return .null
-            case .objects(let targets) where targets.contains(goneID): return .objects(targets.subtracting([goneID]))
-            default: return nil
+            default: return value.removingMembers([goneID])
             }
         }
         var changed = false

@@ -18,12 +18,13 @@ extension ManagedObjectContext {
         }
     }
 
-    /// `stored`, the targets of `owner`'s to-many slot `slot` as the store has them, with the
-    /// unsaved changes made here on the other side of the relationship.
-    func overlayingPendingLinks(_ stored: Set<ObjectID>, owner: ManagedObject, slot: Int) -> Set<ObjectID> {
+    /// `stored`, the targets of `owner`'s to-many slot `slot` as the store has them (in order),
+    /// with the unsaved changes made here on the other side of the relationship: members gained
+    /// that way come last.
+    func overlayingPendingLinks(_ stored: [ObjectID], owner: ManagedObject, slot: Int) -> [ObjectID] {
         guard let ownerID = owner.objectID, let relationship = owner.entity?.properties[slot].relationship,
               let inverse = relationship.inverseIndex else { return stored }
-        var result = stored
+        var result = OrderedIDs(stored)
         if !relationship.inverseIsToMany {
             // Members held by a key that was changed here, to point elsewhere (the store's value
             // may be one this context never read: moved by a sibling meanwhile).
@@ -33,7 +34,7 @@ extension ManagedObjectContext {
                 if member.isDeleted || !Self.ids(in: member.slots[inverse]).contains(ownerID) { result.remove(memberID) }
             }
         }
-        guard let linkers = pendingLinks[ownerID], !linkers.isEmpty else { return result }
+        guard let linkers = pendingLinks[ownerID], !linkers.isEmpty else { return result.list }
         for linker in linkers.values {
             guard let linkerID = linker.objectID, linker.slots.indices.contains(inverse),
                   let inverseProperty = linker.entity?.properties[inverse], inverseProperty.relationship?.inverseIndex == slot else { continue }
@@ -51,19 +52,20 @@ extension ManagedObjectContext {
                 if isLinked { result.insert(linkerID) } else { result.remove(linkerID) }
             }
         }
-        return result
+        return result.list
     }
 
     /// Sets a to-many slot of a persisted `object` from the store's targets: the saved value is
     /// `stored`, the value `stored` with the unsaved changes of the other side, which become a
     /// change of this side too (saved with it). Returns the value.
     @discardableResult
-    func takeStoredTargets(_ stored: Set<ObjectID>, of object: ManagedObject, slot: Int) -> Set<ObjectID> {
+    func takeStoredTargets(_ stored: [ObjectID], of object: ManagedObject, slot: Int) -> [ObjectID] {
         let ids = overlayingPendingLinks(stored, owner: object, slot: slot)
-        object.slots[slot] = .objects(ids)
+        let isOrdered = object.entity?.properties[slot].relationship?.isOrdered ?? false
+        object.slots[slot] = .toMany(ids, isOrdered: isOrdered)
         if object.committedSlots.indices.contains(slot) {
-            object.committedSlots[slot] = .objects(stored)
-            if ids != stored, object.lifecycle == .persisted {
+            object.committedSlots[slot] = .toMany(stored, isOrdered: isOrdered)
+            if object.slots[slot] != object.committedSlots[slot], object.lifecycle == .persisted {
                 object.changedSlots.insert(slot)
                 updatedSet[ObjectIdentifier(object)] = object
             }
@@ -77,7 +79,7 @@ extension ManagedObjectContext {
     func takeStoredTargetsOfNewObject(_ object: ManagedObject) {
         guard !updatedSet.isEmpty || !insertedSet.isEmpty || !deletedSet.isEmpty else { return }
         for slot in object.slots.indices {
-            if case .objects(let stored) = object.slots[slot] { takeStoredTargets(stored, of: object, slot: slot) }
+            if let stored = object.slots[slot].members { takeStoredTargets(stored, of: object, slot: slot) }
         }
     }
 

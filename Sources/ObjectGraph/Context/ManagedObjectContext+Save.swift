@@ -70,14 +70,16 @@ extension ManagedObjectContext {
         // Rows the store changed so that nothing points at a deleted row: this context takes
         // them in as a merge would, and siblings get them as updates.
         var updatedIDs = Set(updatedSet.values.compactMap(\.objectID))
+        var rebasing: [ToManyRebase] = []
         for (id, detached) in result.detached {
             rows.append(detached.row)
             changedKeys[id] = detached.keys
             updatedIDs.insert(id)
             if let object = registered(id) {
-                apply(detached.row, changedKeys: detached.keys, to: object, gone: deletedIDs, into: &pending)
+                apply(detached.row, changedKeys: detached.keys, to: object, gone: deletedIDs, into: &pending, rebasing: &rebasing)
             }
         }
+        rebase(rebasing, gone: deletedIDs, into: &pending)
         let save = DidSave(
             insertedIDs: insertedIDs,
             updatedIDs: updatedIDs,

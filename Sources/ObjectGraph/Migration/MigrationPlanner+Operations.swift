@@ -34,6 +34,7 @@ extension MigrationPlanner {
         for group in joinTableNames(of: new) where names.joinTables[group]!.isNew {
             step.expand.append(.sql(SQLiteDefinitions.joinTableSQL(names.joinTables[group]!.current)))
         }
+        let keptOrderTables = orderTableOperations(into: &step)
         // Links that move between a to-one column and a join table, read before entities are
         // renamed in their rows (the scopes name them as the file does).
         for copy in foreignKeyCopies {
@@ -108,6 +109,10 @@ extension MigrationPlanner {
         for table in SQLiteDefinitions(old).joinTables.map(\.name) where !names.keptJoinTables.contains(table) {
             step.contract.append(.sql("DROP TABLE \(quoted(table))"))
         }
+        // A to-many that became a set drops its order.
+        for table in SQLiteDefinitions(old).orderTables.map(\.name) where !keptOrderTables.contains(table) {
+            step.contract.append(.sql("DROP TABLE \(quoted(table))"))
+        }
         for root in old.entities where root.superentity == nil && !pairedOld.contains(root.name) {
             step.contract.append(.sql("DROP TABLE \(quoted(root.table))"))
         }
@@ -163,6 +168,8 @@ extension MigrationPlanner {
 
     /// The keys table follows the roots: rows of removed roots go, renamed roots' rows are
     /// renamed (through a temporary name, in case two roots swap names), new roots start at 1.
+    ///
+    /// (Order tables: see ``orderTableOperations(into:)``.)
     private func keysRowOperations(_ names: Names) -> [MigrationOperation] {
         let keys = SQLiteSchema.keysTable
         let literal = SQLiteSchema.literal
@@ -211,5 +218,27 @@ extension MigrationPlanner {
     func splitKey(_ key: String) -> (entity: String, property: String) {
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
         return (parts[0], parts[1])
+    }
+
+    /// Order tables (``OrderTableAccess``): an ordered to-many that was ordered keeps its table,
+    /// renamed with it; one that was a set gets an empty one, so that its members come in key
+    /// order — the order they were inserted in — until a save orders them. Returns the old
+    /// tables kept; the others are dropped (a to-many that became a set forgets its order).
+    func orderTableOperations(into step: inout MigrationStep) -> Set<String> {
+        var kept: Set<String> = []
+        for entity in new.entities {
+            for property in entity.properties {
+                guard let table = property.orderTable else { continue }
+                if let oldTable = oldProperty(property.name, declaredBy: entity.name)?.orderTable {
+                    kept.insert(oldTable)
+                    if oldTable != table {
+                        step.expand.append(.sql("ALTER TABLE \(SQLiteSchema.quoted(oldTable)) RENAME TO \(SQLiteSchema.quoted(table))"))
+                    }
+                } else {
+                    step.expand.append(.sql(SQLiteDefinitions.orderTableSQL(table)))
+                }
+            }
+        }
+        return kept
     }
 }

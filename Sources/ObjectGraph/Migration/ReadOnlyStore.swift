@@ -24,7 +24,7 @@ final class ReadOnlyStore: PersistentStore {
         try base.row(for: id)
     }
 
-    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
+    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> [ObjectID] {
         try base.targets(of: id, relationship: relationship)
     }
 

@@ -39,6 +39,12 @@ enum SchemaNaming {
         return name
     }
 
+    /// The table that keeps the order of the ordered to-many `key` (`Declaring.property`):
+    /// `Declaring.property[order]`; no other name holds a `[`.
+    static func orderTable(of key: String) -> String {
+        key + "[order]"
+    }
+
     /// The join table of a to-many relationship `own` (`Declaring.property`) whose to-many
     /// inverse, if any, is `other`: named after both sides in name order, or after `own`
     /// alone. The first side's objects are in `owner`, the second's in `target`.

@@ -111,7 +111,7 @@ extension PropertyValue {
         case .string(let string): return SQLiteSchema.literal(string)
         case .data(let data): return Self.blobLiteral(data)
         case .uuid(let uuid): return Self.blobLiteral(withUnsafeBytes(of: uuid.uuid) { Data($0) })
-        case .object, .objects, .unloaded: return nil
+        case .object, .objects, .orderedObjects, .unloaded: return nil
         }
     }
 

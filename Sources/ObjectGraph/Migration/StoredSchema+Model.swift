@@ -20,10 +20,12 @@ extension StoredSchema {
                     }
                     return stored
                 case .relationship(let relationship):
-                    return StoredProperty(
+                    var stored = StoredProperty(
                         name: property.name, kind: relationship.isToMany ? .toMany : .toOne,
                         destination: relationship.destinationName, inverse: relationship.inverseName,
                         deleteRule: relationship.deleteRule.storedName, originalName: property.originalName)
+                    if relationship.isOrdered { stored.isOrdered = true }
+                    return stored
                 }
             }
             let indexes = entity.indexes.filter { $0.entityName == entity.name }.map { StoredIndex(properties: $0.propertyNames, isUnique: $0.isUnique) }
@@ -56,6 +58,7 @@ extension StoredSchema {
                 property.column = property.kind == .toMany ? nil : columns[key]
                 property.joinTable = nil
                 property.joinColumn = nil
+                property.orderTable = property.isOrdered == true ? SchemaNaming.orderTable(of: key) : nil
                 if property.kind == .toMany {
                     let inverse = property.inverse.flatMap { lookup.property($0, of: property.destination ?? "") }
                     if inverse?.property.kind != .toOne {

@@ -77,7 +77,7 @@ struct StoredSchema: Codable, Sendable {
         for entity in entities {
             names[entity.name] = entity.table
             for property in entity.properties {
-                names[entity.name + "." + property.name] = [property.column, property.joinTable, property.joinColumn].map { $0 ?? "" }.joined(separator: "|")
+                names[entity.name + "." + property.name] = [property.column, property.joinTable, property.joinColumn, property.orderTable].map { $0 ?? "" }.joined(separator: "|")
             }
         }
         return names
@@ -161,6 +161,11 @@ struct StoredProperty: Codable, Sendable {
     var joinTable: String?
     /// To-manys in a join table: the column (`owner` or `target`) that holds this side's objects.
     var joinColumn: String?
+    /// To-manys declared as an `Array`: `true` (absent for a set).
+    var isOrdered: Bool?
+    /// Ordered to-manys: the table that keeps each member's position (see
+    /// ``OrderTableAccess``); membership stays where a set relationship's is.
+    var orderTable: String?
     /// A model's description only: the name a previous model gave the property.
     var originalName: String?
     /// A model's description only: the initial value as an SQL literal, for the rows that exist
@@ -172,6 +177,7 @@ struct StoredProperty: Codable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case name, kind, type, isOptional, shape, destination, inverse, deleteRule, column, joinTable, joinColumn
+        case isOrdered = "ordered", orderTable
     }
 
     /// Whether the property is stored in a column of its hierarchy's table.
@@ -184,7 +190,7 @@ struct StoredProperty: Codable, Sendable {
     var typeDescription: String {
         switch kind {
         case .attribute: StoredAttributeType(name: type ?? "?").displayName + shapeSuffix + (isOptional == true ? "?" : "")
-        default: "\(kind) \(destination ?? "?")"
+        default: "\(isOrdered == true ? "ordered " : "")\(kind) \(destination ?? "?")"
         }
     }
 }

@@ -267,7 +267,7 @@ final class ClassLayout: @unchecked Sendable {
 struct ReflectedProperty: Sendable {
     enum Kind: Sendable {
         case attribute(valueType: any Any.Type, options: AttributeOptions)
-        case relationship(destination: ManagedObject.Type, isToMany: Bool, inverse: String?, deleteRule: DeleteRule)
+        case relationship(destination: ManagedObject.Type, isToMany: Bool, isOrdered: Bool, inverse: String?, deleteRule: DeleteRule)
     }
 
     let name: String

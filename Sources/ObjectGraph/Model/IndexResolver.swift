@@ -108,9 +108,9 @@ struct IndexResolver {
         switch layout.properties[slot].kind {
         case let .attribute(attributeType, _):
             return valueType == attributeType && Self.attributeValue(value) == sentinel
-        case let .relationship(destination, isToMany, _, _):
+        case let .relationship(destination, isToMany, isOrdered, _, _):
             guard let relationshipType = valueType as? any RelationshipValue.Type else { return false }
-            return relationshipType.destinationType == destination && relationshipType.isToMany == isToMany
+            return relationshipType.destinationType == destination && relationshipType.isToMany == isToMany && relationshipType.isOrdered == isOrdered
         }
     }
 
@@ -118,7 +118,7 @@ struct IndexResolver {
     private static func sentinel(for property: PropertyDescription) -> PropertyValue {
         let small = Int64(property.index % 100 + 11)  // fits every integer type
         switch property.kind {
-        case .relationship(let relationship): return relationship.isToMany ? .objects([]) : .null
+        case .relationship(let relationship): return relationship.emptyValue
         case .attribute(let type, _):
             switch type {
             case .bool: return .bool(true)

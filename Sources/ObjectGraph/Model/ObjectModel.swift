@@ -98,7 +98,7 @@ public final class ObjectModel: Sendable {
                     descriptions.append(PropertyDescription(
                         name: property.name, index: index, kind: .attribute(type, isOptional: isOptional), originalName: property.originalName,
                         valueInfo: property.valueInfo))
-                case let .relationship(destinationClass, isToMany, declaredInverse, deleteRule):
+                case let .relationship(destinationClass, isToMany, isOrdered, declaredInverse, deleteRule):
                     guard let destination = entityName(of: destinationClass) else {
                         throw ObjectGraphError.unknownDestination(entity: name, property: property.name, destination: String(describing: destinationClass))
                     }
@@ -108,25 +108,25 @@ public final class ObjectModel: Sendable {
                         guard let inverse = destinationProperties.first(where: { $0.name == declaredInverse }) else {
                             throw ObjectGraphError.missingInverse(entity: name, property: property.name, inverse: declaredInverse, destination: destination)
                         }
-                        guard case let .relationship(backClass, _, backInverse, _) = inverse.kind,
+                        guard case let .relationship(backClass, _, _, backInverse, _) = inverse.kind,
                               let backName = entityName(of: backClass), isKind(name, of: backName),
                               backInverse == nil || backInverse == property.name else {
                             throw ObjectGraphError.mismatchedInverse(entity: name, property: property.name, inverse: declaredInverse, destination: destination)
                         }
                     } else {
                         inverseName = destinationProperties.first(where: { candidate in
-                            guard case let .relationship(backClass, _, backInverse, _) = candidate.kind,
+                            guard case let .relationship(backClass, _, _, backInverse, _) = candidate.kind,
                                   let backName = entityName(of: backClass) else { return false }
                             return backInverse == property.name && isKind(name, of: backName)
                         })?.name
                     }
                     let inverseIndex = inverseName.flatMap { inverse in destinationProperties.firstIndex { $0.name == inverse } }
                     var inverseIsToMany = false
-                    if let inverseIndex, case let .relationship(_, backIsToMany, _, _) = destinationProperties[inverseIndex].kind {
+                    if let inverseIndex, case let .relationship(_, backIsToMany, _, _, _) = destinationProperties[inverseIndex].kind {
                         inverseIsToMany = backIsToMany
                     }
                     let relationship = RelationshipDescription(
-                        destinationName: destination, isToMany: isToMany, inverseName: inverseName,
+                        destinationName: destination, isToMany: isToMany, isOrdered: isOrdered, inverseName: inverseName,
                         inverseIndex: inverseIndex, inverseIsToMany: inverseIsToMany, deleteRule: deleteRule)
                     descriptions.append(PropertyDescription(
                         name: property.name, index: index, kind: .relationship(relationship), originalName: property.originalName))

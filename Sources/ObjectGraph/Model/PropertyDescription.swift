@@ -38,7 +38,7 @@ public struct PropertyDescription: Sendable, CustomStringConvertible {
         switch kind {
         case let .attribute(type, isOptional): "\(name): \(type.rawValue)\(isOptional ? "?" : "")"
         case .relationship(let relationship):
-            "\(name): \(relationship.isToMany ? "to-many" : "to-one") \(relationship.destinationName)"
+            "\(name): \(relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one") \(relationship.destinationName)"
         }
     }
 }
@@ -49,6 +49,8 @@ public struct RelationshipDescription: Sendable {
     public let destinationName: String
     /// Whether it holds many objects.
     public let isToMany: Bool
+    /// Whether it is a to-many that keeps its order (declared as an `Array`).
+    public let isOrdered: Bool
     /// The destination's relationship that points back, if any.
     public let inverseName: String?
     /// The slot of the inverse on the destination entity, if any.
@@ -57,4 +59,15 @@ public struct RelationshipDescription: Sendable {
     public let inverseIsToMany: Bool
     /// What deleting the owner does to the related objects.
     public let deleteRule: DeleteRule
+}
+
+extension RelationshipDescription {
+    /// The relationship's value holding `ids`: a to-one's first, a to-many's all (in order when
+    /// it is ordered).
+    func value(holding ids: [ObjectID]) -> PropertyValue {
+        isToMany ? PropertyValue.toMany(ids, isOrdered: isOrdered) : (ids.first.map { .object($0) } ?? .null)
+    }
+
+    /// The value of a relationship that holds nothing.
+    var emptyValue: PropertyValue { value(holding: []) }
 }

@@ -26,6 +26,9 @@ public enum PropertyValue: Hashable, Sendable {
     case object(ObjectID)
     /// The targets of a to-many relationship.
     case objects(Set<ObjectID>)
+    /// The targets of an ordered to-many relationship (declared as an `Array`), in order, each
+    /// once.
+    case orderedObjects([ObjectID])
     /// A to-many relationship that has not been loaded from the store yet.
     case unloaded
 }
@@ -49,6 +52,7 @@ extension PropertyValue {
         case .uuid(let a): if case .uuid(let b) = rhs { return a == b }
         case .object(let a): if case .object(let b) = rhs { return a == b }
         case .objects(let a): if case .objects(let b) = rhs { return a == b }
+        case .orderedObjects(let a): if case .orderedObjects(let b) = rhs { return a == b }
         case .unloaded: if case .unloaded = rhs { return true }
         }
         return false
@@ -68,6 +72,7 @@ extension PropertyValue {
         case .object(let value): hasher.combine(8); hasher.combine(value)
         case .objects(let value): hasher.combine(9); hasher.combine(value)
         case .unloaded: hasher.combine(10)
+        case .orderedObjects(let value): hasher.combine(11); hasher.combine(value)
         }
     }
 }
@@ -78,6 +83,7 @@ extension PropertyValue {
         switch self {
         case .object(let id): [id]
         case .objects(let ids): ids
+        case .orderedObjects(let ids): Set(ids)
         default: []
         }
     }
@@ -164,7 +170,7 @@ extension PropertyValue {
         case .data(let data): return data as? Value
         case .uuid(let uuid): return uuid as? Value
         case .null: return (Optional<Never>.none as Any) as? Value
-        case .object, .objects, .unloaded: return nil
+        case .object, .objects, .orderedObjects, .unloaded: return nil
         }
     }
 

@@ -1,4 +1,5 @@
-/// Declares a relationship of a model class: to-one as an optional object, to-many as a `Set`.
+/// Declares a relationship of a model class: to-one as an optional object, to-many as a `Set`
+/// or, to keep the order you give it, an `Array`.
 ///
 /// ```swift
 /// final class Bucket: ManagedObject {
@@ -7,6 +8,18 @@
 /// class Content: ManagedObject {
 ///     @Relationship(inverse: "contents") var bucket: Bucket?
 /// }
+/// ```
+///
+/// An `Array` relationship is ordered: the order you set is saved, fetched and merged (see
+/// `Docs/Modeling.md`, "Ordered to-many"); reordering alone is a change. It holds each object
+/// once: setting it to an array with a duplicate keeps the first occurrence, and the next
+/// `save()` throws ``ObjectGraphError/duplicateRelationshipMember(entity:property:member:)``.
+///
+/// ```swift
+/// final class Playlist: ManagedObject {
+///     @Relationship(inverse: "playlist") var tracks: [Track]
+/// }
+/// playlist.tracks.swapAt(0, 2)  // saved as the new order
 /// ```
 ///
 /// Setting one side keeps the inverse in step: after `content.bucket = bucket`,
@@ -75,9 +88,9 @@ public struct Relationship<Value: RelationshipValue> {
 
 extension Relationship: CachedSlot, ReflectedWrapper {
     var reflectedKind: ReflectedProperty.Kind {
-        .relationship(destination: Value.destinationType, isToMany: Value.isToMany, inverse: inverse, deleteRule: deleteRule)
+        .relationship(destination: Value.destinationType, isToMany: Value.isToMany, isOrdered: Value.isOrdered, inverse: inverse, deleteRule: deleteRule)
     }
-    var initialPropertyValue: PropertyValue { Value.isToMany ? .objects([]) : .null }
+    var initialPropertyValue: PropertyValue { Value.isToMany ? PropertyValue.toMany([], isOrdered: Value.isOrdered) : .null }
     var pendingTargets: [ManagedObject]? { pendingValue?.relationshipTargets }
     static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
     var isValidated: Bool { false }
@@ -106,16 +119,24 @@ public enum DeleteRule: Sendable {
     case deny
 }
 
-/// A type a ``Relationship`` can hold: an optional model object or a set of them.
+/// A type a ``Relationship`` can hold: an optional model object, a set of them or an array of
+/// them (ordered).
 public protocol RelationshipValue {
     /// The model class at the other end.
     static var destinationType: ManagedObject.Type { get }
     /// Whether the relationship holds many objects.
     static var isToMany: Bool { get }
+    /// Whether the relationship keeps the order of its objects (an `Array`).
+    static var isOrdered: Bool { get }
     /// Makes the value from the related objects.
     init(relationshipTargets: [ManagedObject])
     /// The related objects.
     var relationshipTargets: [ManagedObject] { get }
+}
+
+extension RelationshipValue {
+    /// `false`: only an `Array` keeps an order.
+    public static var isOrdered: Bool { false }
 }
 
 extension Optional: RelationshipValue where Wrapped: ManagedObject {
@@ -141,5 +162,20 @@ extension Set: RelationshipValue where Element: ManagedObject {
         self.init(relationshipTargets.map { $0 as! Element })  // the context resolves IDs of this entity only
     }
     /// The objects.
+    public var relationshipTargets: [ManagedObject] { map { $0 } }
+}
+
+extension Array: RelationshipValue where Element: ManagedObject {
+    /// The element's model class.
+    public static var destinationType: ManagedObject.Type { Element.self }
+    /// `true`.
+    public static var isToMany: Bool { true }
+    /// `true`: the order is saved.
+    public static var isOrdered: Bool { true }
+    /// The targets, in order.
+    public init(relationshipTargets: [ManagedObject]) {
+        self = relationshipTargets.map { $0 as! Element }  // the context resolves IDs of this entity only
+    }
+    /// The objects, in order.
     public var relationshipTargets: [ManagedObject] { map { $0 } }
 }

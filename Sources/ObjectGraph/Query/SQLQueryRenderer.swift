@@ -285,7 +285,7 @@ struct SQLQueryRenderer {
         let ownerKey = value(.key(toMany.owner))
         let destinationTable = table(of: toMany.destination)
         switch schema.mappings[toMany.owner.entity]?.toMany[toMany.relationship.index] {
-        case let .inverseForeignKey(_, _, column)?:
+        case let .inverseForeignKey(_, _, column, _)?:
             var filter = "\(alias).\(SQLiteSchema.quoted(column)) = \(ownerKey)"
             let family = toMany.destination.selfAndSubentityNames.compactMap(model.entity(named:))
             if let entities = schema.entityFilter(family, model: model, alias: alias) {

@@ -95,11 +95,9 @@ extension InMemoryStore {
                     switch survivor.slots[inverseIndex] {
                     case .object(id):
                         survivor.slots[inverseIndex] = .null
-                    case .objects(var ids) where ids.contains(id):
-                        ids.remove(id)
-                        survivor.slots[inverseIndex] = .objects(ids)
-                    default:
-                        continue
+                    case let value:
+                        guard let without = value.removingMembers([id]) else { continue }
+                        survivor.slots[inverseIndex] = without
                     }
                     survivors[target] = survivor
                     result.changedKeys[target, default: []].insert(target.entity.properties[inverseIndex].name)
@@ -136,6 +134,7 @@ extension InMemoryStore {
         switch value {
         case .object(let id): [id]
         case .objects(let ids): ids.sorted()
+        case .orderedObjects(let ids): ids
         default: []
         }
     }

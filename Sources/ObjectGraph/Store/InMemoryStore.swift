@@ -58,9 +58,8 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
         return tables[id.entity.rootName]?[id.primaryKey]
     }
 
-    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
-        guard case .objects(let targets)? = try row(for: id)?.slots[relationship.index] else { return [] }
-        return targets
+    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> [ObjectID] {
+        try row(for: id)?.slots[relationship.index].members ?? []
     }
 
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
@@ -88,7 +87,7 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
             var row = current
             for (slot, value) in write {
                 if update.id.entity.properties[slot].relationship?.isToMany ?? false {
-                    row.slots[slot] = .objects(mergedTargets(current: current.slots[slot], committed: update.committed[slot], new: value))
+                    row.slots[slot] = ToManyMerge.merged(current: current.slots[slot], committed: update.committed[slot], new: value)
                 } else {
                     row.slots[slot] = value
                 }
@@ -173,7 +172,7 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
                         // Of the destination (its inverse names this relationship back).
                         if linker.id.entity.properties[inverse].relationship?.inverseName == name { candidates.insert(linker.id) }
                     }
-                    stored = .objects(candidates.filter { row($0)?.slots[inverse].objectIDs.contains(id) ?? false })
+                    stored = .objects(candidates.filter { row($0)?.slots[inverse].objectIDs.contains(id) ?? false })  // membership only
                 }
                 let related = relationship.isToMany && relationship.inverseIndex != nil
                     ? stored.objectIDs : denyingTargets(bases[id], slot: slot, stored: stored).filter { row($0) != nil }
@@ -219,8 +218,8 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
                   let inverse = relationship.inverseIndex, let inverseName = relationship.inverseName,
                   case .object(let former) = current.slots[property.index], current.slots[property.index] != new.slots[property.index],
                   var formerRow = tables[former.entity.rootName]?[former.primaryKey],
-                  case .objects(let members) = formerRow.slots[inverse], members.contains(new.id) else { continue }
-            formerRow.slots[inverse] = .objects(members.subtracting([new.id]))
+                  let without = formerRow.slots[inverse].removingMembers([new.id]) else { continue }
+            formerRow.slots[inverse] = without
             formerRow.version += 1
             tables[former.entity.rootName]?[former.primaryKey] = formerRow
             if result.versions[former] != nil || result.refreshed[former] != nil {
@@ -248,8 +247,9 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
                     case .object(let target) where gone.contains(target):
                         row.slots[property.index] = .null
                         keys.insert(property.name)
-                    case .objects(let targets) where !targets.isDisjoint(with: gone):
-                        row.slots[property.index] = .objects(targets.subtracting(gone))
+                    case .objects, .orderedObjects:
+                        guard let without = row.slots[property.index].removingMembers(gone) else { break }
+                        row.slots[property.index] = without
                         keys.insert(property.name)
                     default: break
                     }

@@ -112,8 +112,8 @@ protocol PersistentStore: AnyObject, Sendable {
     func rows(of entities: [EntityDescription]) throws(ObjectGraphError) -> [StoredRow]
     /// One row, or `nil` if it does not exist.
     func row(for id: ObjectID) throws(ObjectGraphError) -> StoredRow?
-    /// The IDs a to-many relationship of `id` holds.
-    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID>
+    /// The IDs a to-many relationship of `id` holds, in order for an ordered one.
+    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> [ObjectID]
     /// Writes `changes` in one transaction, resolving conflicts by `policy`.
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult
     /// Runs a batch update or delete in one transaction; under a broken uniqueness constraint
@@ -188,9 +188,9 @@ extension PersistentStore {
             switch value {
             case .object(let target):
                 targets[target, default: []].append(LinkOwner(owner: owner, key: name))
-            case .objects(let set):
-                var added = set
-                if case .objects(let old)? = before { added.subtract(old) }
+            case .objects, .orderedObjects:
+                var added = value.objectIDs
+                if let old = before?.objectIDs { added.subtract(old) }
                 for target in added { targets[target, default: []].append(LinkOwner(owner: owner, key: name)) }
             default: break
             }
@@ -224,16 +224,7 @@ extension PersistentStore {
     /// (a batch), what the store holds.
     func denyingTargets(_ delete: RowDelete?, slot: Int, stored: PropertyValue) -> Set<ObjectID> {
         guard let delete, let local = delete.denying[slot] else { return stored.objectIDs }
-        guard case .objects = local else { return local.objectIDs }
-        return mergedTargets(current: stored, committed: delete.committed[slot], new: local)
-    }
-
-    /// Applies a to-many change as additions and removals relative to what the context read,
-    /// so that two contexts adding different objects to one relationship both keep theirs.
-    func mergedTargets(current: PropertyValue, committed: PropertyValue, new: PropertyValue) -> Set<ObjectID> {
-        guard case .objects(let newTargets) = new else { return [] }
-        let before: Set<ObjectID> = if case .objects(let targets) = committed { targets } else { [] }
-        let now: Set<ObjectID> = if case .objects(let targets) = current { targets } else { before }
-        return now.union(newTargets.subtracting(before)).subtracting(before.subtracting(newTargets))
+        guard local.isToManyValue else { return local.objectIDs }
+        return ToManyMerge.merged(current: stored, committed: delete.committed[slot], new: local).objectIDs
     }
 }

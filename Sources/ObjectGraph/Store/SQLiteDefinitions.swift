@@ -22,6 +22,8 @@ struct SQLiteDefinitions {
     let roots: [String]
     /// Each join table: `(name, CREATE TABLE …)`.
     let joinTables: [(name: String, sql: String)]
+    /// Each ordered to-many's order table: `(name, CREATE TABLE …)`.
+    let orderTables: [(name: String, sql: String)]
     let indexes: [Index]
 
     init(_ schema: StoredSchema) {
@@ -41,6 +43,9 @@ struct SQLiteDefinitions {
         var joinTables: [(String, String)] = []
         var indexes: [Index] = []
         var seen: Set<String> = []
+        orderTables = schema.entities.flatMap(\.properties).compactMap { property in
+            property.orderTable.map { ($0, Self.orderTableSQL($0)) }
+        }
         for entity in schema.entities {
             for property in entity.properties where property.kind == .toMany {
                 switch lookup.toManyLayout(of: property) {
@@ -93,6 +98,7 @@ struct SQLiteDefinitions {
             + tables.map(\.sql)
             + roots.map(Self.keysRowSQL)
             + joinTables.map(\.sql)
+            + orderTables.map(\.sql)
             + indexes.map(\.sql)
     }
 
@@ -102,6 +108,12 @@ struct SQLiteDefinitions {
 
     static func joinTableSQL(_ table: String) -> String {
         "CREATE TABLE \(SQLiteSchema.quoted(table)) (owner INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (owner, target)) WITHOUT ROWID"
+    }
+
+    /// One row per member of an ordered to-many: its owner, the member and its position (see
+    /// ``OrderPositions``).
+    static func orderTableSQL(_ table: String) -> String {
+        "CREATE TABLE \(SQLiteSchema.quoted(table)) (owner INTEGER NOT NULL, target INTEGER NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (owner, target)) WITHOUT ROWID"
     }
 
     /// Reads the pairs from the second side.

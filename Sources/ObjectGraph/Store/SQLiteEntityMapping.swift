@@ -41,6 +41,8 @@ struct EntityMapping {
     let toMany: [Int: ToManyStorage]
     /// The to-many slots stored in join tables, in slot order (the ones a save writes).
     let joinTables: [(slot: Int, access: JoinTableAccess)]
+    /// The ordered to-many slots' order tables.
+    let orders: [Int: OrderTableAccess]
     /// One lookup per uniqueness constraint covering the entity, in the entity's order.
     let uniqueLookups: [UniqueLookup]
     /// The slots of every uniqueness constraint covering the entity.
@@ -71,11 +73,15 @@ struct EntityMapping {
         var columnNames: [String] = []
         var columnBySlot: [Int: String] = [:]
         var toMany: [Int: ToManyStorage] = [:]
+        var orders: [Int: OrderTableAccess] = [:]
 
         for property in entity.properties {
             if let relationship = property.relationship, relationship.isToMany {
                 readers.append(.toMany)
-                toMany[property.index] = ToManyStorage(lookup.property(property.name, of: entity.name)!.property, lookup: lookup)
+                let stored = lookup.property(property.name, of: entity.name)!.property
+                let storage = ToManyStorage(stored, lookup: lookup)
+                toMany[property.index] = storage
+                if let table = stored.orderTable { orders[property.index] = OrderTableAccess(table: table, members: storage) }
                 continue
             }
             let name = column(property)
@@ -118,6 +124,7 @@ struct EntityMapping {
         self.columnSlots = columnSlots
         self.readers = readers
         self.toMany = toMany
+        self.orders = orders
         joinTables = toMany.keys.sorted().compactMap { slot in
             if case .joinTable(let access)? = toMany[slot] { (slot, access) } else { nil }
         }
@@ -153,7 +160,7 @@ struct EntityMapping {
 enum ToManyStorage {
     /// In the destination's to-one inverse: `select` (owner key `?1`) reads the rows of `table`
     /// whose `column` holds the owner's key. Nothing to write: the inverse's row carries it.
-    case inverseForeignKey(select: String, table: String, column: String)
+    case inverseForeignKey(select: String, table: String, column: String, filter: String)
     /// In a join table shared with a to-many inverse.
     case joinTable(JoinTableAccess)
 
@@ -165,7 +172,7 @@ enum ToManyStorage {
             let filter = SQLiteDefinitions.scopeFilter(of: destination, in: lookup).map { " AND \($0)" } ?? ""
             self = .inverseForeignKey(
                 select: "SELECT pk, entity FROM \(quoted(table)) WHERE \(quoted(column)) = ?1\(filter)",
-                table: table, column: column)
+                table: table, column: column, filter: filter)
         case let .joinTable(table, ownColumn, otherColumn):
             let destination = property.destination!
             // See `StoredEntity.holdsOtherRows`.
@@ -190,6 +197,9 @@ struct JoinTableAccess {
     /// The column holding this side's (the owner's) key, and the one holding the target's.
     let ownerColumn: String
     let targetColumn: String
+    /// The destination's table and the condition keeping it to the destination's rows.
+    let destinationTable: String
+    let destinationFilter: String
     /// Targets of the owner `?1`, joined with the destination's table to drop deleted ones.
     let select: String
     /// Adds the pair owner `?1`, target `?2` (idempotent: both sides add it).
@@ -204,9 +214,44 @@ struct JoinTableAccess {
         self.table = table
         self.ownerColumn = ownerColumn
         self.targetColumn = targetColumn
+        self.destinationTable = destinationTable
+        self.destinationFilter = destinationFilter
         select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(SQLiteSchema.quoted(destinationTable)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1\(destinationFilter)"
         insert = "INSERT OR IGNORE INTO \(name) (\(ownerColumn), \(targetColumn)) VALUES (?1, ?2)"
         delete = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1 AND \(targetColumn) = ?2"
         deleteOwner = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1"
+    }
+}
+
+/// The statements of an ordered to-many's order table: one row `(owner, target, position)` per
+/// member. Membership stays where a set relationship keeps it (the inverse's key or the join
+/// table): the order table only ranks the members, so that a row there for an object that left
+/// is never read, and a member without a row (after a migration from a set) comes last, by key.
+struct OrderTableAccess {
+    let table: String
+    /// The members of owner `?1` in order: `pk, entity, position` (position NULL for a member
+    /// without a row).
+    let select: String
+    /// Sets the position `?3` of target `?2` in owner `?1`'s list.
+    let upsert: String
+    /// Removes target `?2` from owner `?1`'s list.
+    let delete: String
+    /// Removes owner `?1`'s list, when the owner is deleted.
+    let deleteOwner: String
+
+    init(table: String, members: ToManyStorage) {
+        let name = SQLiteSchema.quoted(table)
+        let ranked = "LEFT JOIN \(name) AS o ON o.owner = ?1 AND o.target = t.pk"
+        let order = "ORDER BY o.position IS NULL, o.position, t.pk"
+        switch members {
+        case let .inverseForeignKey(_, memberTable, column, filter):
+            select = "SELECT t.pk, t.entity, o.position FROM \(SQLiteSchema.quoted(memberTable)) AS t \(ranked) WHERE t.\(SQLiteSchema.quoted(column)) = ?1\(filter) \(order)"  // only `t` has an `entity` column
+        case .joinTable(let join):
+            select = "SELECT t.pk, t.entity, o.position FROM \(SQLiteSchema.quoted(join.table)) AS j JOIN \(SQLiteSchema.quoted(join.destinationTable)) AS t ON t.pk = j.\(join.targetColumn) \(ranked) WHERE j.\(join.ownerColumn) = ?1\(join.destinationFilter) \(order)"
+        }
+        self.table = table
+        upsert = "INSERT INTO \(name) (owner, target, position) VALUES (?1, ?2, ?3) ON CONFLICT (owner, target) DO UPDATE SET position = excluded.position"
+        delete = "DELETE FROM \(name) WHERE owner = ?1 AND target = ?2"
+        deleteOwner = "DELETE FROM \(name) WHERE owner = ?1"
     }
 }

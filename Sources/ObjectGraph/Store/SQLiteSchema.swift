@@ -141,6 +141,7 @@ extension StoredSchema {
                     && SQLiteDefinitions.attributeType(of: found) == type
                 case .relationship(let relationship):
                     found.kind == (relationship.isToMany ? .toMany : .toOne) && found.destination == relationship.destinationName
+                        && (found.isOrdered ?? false) == relationship.isOrdered && (found.orderTable != nil) == relationship.isOrdered
                         && (relationship.isToMany ? lookup.toManyLayout(of: found) != nil : found.column != nil)
                 }
                 if !fits { return "\(entity.name).\(property.name) is stored as \(found.typeDescription)" }

@@ -93,7 +93,7 @@ final class SQLiteStatement {
     /// Binds an attribute or to-one value (a to-one binds its target's primary key).
     func bind(_ value: PropertyValue, at index: Int32) throws(ObjectGraphError) {
         switch value {
-        case .null, .objects, .unloaded: try bindNull(at: index)  // to-many values never reach a column
+        case .null, .objects, .orderedObjects, .unloaded: try bindNull(at: index)  // to-many values never reach a column
         case .bool(let bool): try bind(Int64(bool ? 1 : 0), at: index)
         case .integer(let int): try bind(int, at: index)
         case .double(let double): try bind(double, at: index)

@@ -199,7 +199,7 @@ extension SQLiteStore {
                 + " WHERE d.pk IN \(Self.keyList)\(backwards)"
         } else {
             switch mapping.toMany[property.index] {
-            case .inverseForeignKey(_, _, let column)?:
+            case .inverseForeignKey(_, _, let column, _)?:
                 let family = destination.selfAndSubentityNames.compactMap(model.entity(named:))
                 let scope = schema.entityFilter(family, model: model, alias: "t").map { " AND \($0)" } ?? ""
                 sql = "SELECT t.pk, t.entity FROM \(destinationTable) AS t WHERE t.\(quoted(column)) IN \(Self.keyList)\(scope)"

@@ -20,7 +20,7 @@ extension SQLiteStore {
             let mapping = try mapping(for: id.entity)
             var current = try storedRow(for: id, mapping: mapping, on: connection)
             if var row = current, row.version != changes.deletedBases[id]?.baseVersion {
-                for slot in mapping.toMany.keys { row.slots[slot] = .objects(try storedTargets(of: id, slot: slot, mapping: mapping, on: connection)) }
+                for slot in mapping.toMany.keys { row.slots[slot] = try storedValue(of: id, slot: slot, mapping: mapping, on: connection) }
                 current = row
             }
             switch resolution(of: changes.deletedBases[id], id: id, current: current, policy: policy) {
@@ -126,7 +126,7 @@ extension SQLiteStore {
             for slot in id.entity.denyingSlots {
                 let stored: PropertyValue
                 if mapping.toMany[slot] != nil {
-                    stored = .objects(try storedTargets(of: id, slot: slot, mapping: mapping, on: connection))
+                    stored = try storedValue(of: id, slot: slot, mapping: mapping, on: connection)
                 } else if let committed = base?.committed, committed.indices.contains(slot) {
                     stored = committed[slot]
                 } else {

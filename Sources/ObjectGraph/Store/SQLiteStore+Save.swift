@@ -20,6 +20,7 @@ extension SQLiteStore {
             // SQLiteStore+References.swift. What the deleted rows and the moved keys pointed at is
             // read first; then the deleted rows go, so that the values they held under a
             // uniqueness constraint are free for the updates and inserts.
+            let orderBases = try orderBases(of: changes.updated, connection: connection)
             let deletes = try resolveDeletes(changes, policy: policy, connection: connection)
             var owners = try formerTargetsOfMovedKeys(changes.updated, connection: connection)
             owners.merge(try ownersThroughKeys(of: deletes.perform, connection: connection)) { $0.union($1) }
@@ -38,13 +39,14 @@ extension SQLiteStore {
             let linkConflicts = try enforceReferences(
                 changes, deleted: deletes.perform, owners: owners, policy: policy, into: &result, refreshing: &refreshedIDs, connection: connection)
             if !linkConflicts.isEmpty { throw .mergeConflict(linkConflicts) }
+            try writeOrders(changes, bases: orderBases, gone: Set(deletes.perform), connection: connection)
             try deleteOwnedPairs(of: deletes.perform, connection: connection)
             // Read after every write, so that derived to-many relationships are current.
             for id in refreshedIDs {
                 let mapping = try mapping(for: id.entity)
                 guard var row = try storedRow(for: id, mapping: mapping, on: connection) else { continue }
                 for slot in mapping.toMany.keys {
-                    row.slots[slot] = .objects(try storedTargets(of: id, slot: slot, mapping: mapping, on: connection))
+                    row.slots[slot] = try storedValue(of: id, slot: slot, mapping: mapping, on: connection)
                 }
                 result.refreshed[id] = row
             }
@@ -112,7 +114,8 @@ extension SQLiteStore {
                 continue
             }
             for (slot, value) in plan.write {
-                guard case .joinTable(let join)? = plan.mapping.toMany[slot], case .objects(let targets) = value else { continue }
+                guard case .joinTable(let join)? = plan.mapping.toMany[slot], value.isToManyValue else { continue }
+                let targets = value.objectIDs
                 let committed = plan.update.committed.indices.contains(slot) ? plan.update.committed[slot] : .unloaded
                 try writePairs(of: row.id, join: join, committed: committed, new: targets, connection: connection)
             }
@@ -156,12 +159,12 @@ extension SQLiteStore {
     }
 
     /// Applies a to-many change to its join table as additions and removals relative to what
-    /// the context read — the same merge as ``PersistentStore/mergedTargets(current:committed:new:)``,
+    /// the context read — the same merge as ``ToManyMerge/merged(current:committed:new:)``,
     /// done in SQL so that pairs another context added or removed meanwhile stay as they are.
     private func writePairs(
         of owner: ObjectID, join: JoinTableAccess, committed: PropertyValue, new: Set<ObjectID>, connection: SQLiteConnection
     ) throws(ObjectGraphError) {
-        let before: Set<ObjectID> = if case .objects(let targets) = committed { targets } else { [] }
+        let before = committed.objectIDs
         let added = new.subtracting(before)
         let removed = before.subtracting(new)
         if !added.isEmpty { try runPairs(join.insert, owner: owner, targets: added, connection: connection) }
@@ -203,7 +206,8 @@ extension SQLiteStore {
                 continue
             }
             for (slot, access) in joinTables {
-                guard case .objects(let targets) = rows[index].slots[slot], !targets.isEmpty else { continue }
+                let targets = rows[index].slots[slot].objectIDs
+                guard !targets.isEmpty else { continue }
                 try runPairs(access.insert, owner: id, targets: targets, connection: connection)
             }
         }
@@ -250,8 +254,9 @@ extension SQLiteStore {
     /// gone; ``enforceReferences`` removed the pairs that point at them).
     private func deleteOwnedPairs(of ids: [ObjectID], connection: SQLiteConnection) throws(ObjectGraphError) {
         for id in ids {
-            for (_, join) in try mapping(for: id.entity).joinTables {
-                let cleanup = try connection.statement(join.deleteOwner)
+            let mapping = try mapping(for: id.entity)
+            for statement in mapping.joinTables.map(\.access.deleteOwner) + mapping.orders.values.map(\.deleteOwner) {
+                let cleanup = try connection.statement(statement)
                 try cleanup.bind(id.primaryKey, at: 1)
                 try cleanup.run()
             }

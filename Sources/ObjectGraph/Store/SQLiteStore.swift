@@ -140,8 +140,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> Set<ObjectID> {
-        try withReadConnection { connection throws(ObjectGraphError) -> Set<ObjectID> in
+    func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> [ObjectID] {
+        try withReadConnection { connection throws(ObjectGraphError) -> [ObjectID] in
             try storedTargets(of: id, slot: relationship.index, mapping: mapping(for: id.entity), on: connection)
         }
     }
@@ -161,22 +161,29 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return try statement.step() ? readRow(statement, mapping) : nil
     }
 
-    /// The targets of the to-many relationship at `slot`; empty for any other slot.
-    func storedTargets(of id: ObjectID, slot: Int, mapping: EntityMapping, on connection: SQLiteConnection) throws(ObjectGraphError) -> Set<ObjectID> {
+    /// The targets of the to-many relationship at `slot`, in order for an ordered one; empty
+    /// for any other slot.
+    func storedTargets(of id: ObjectID, slot: Int, mapping: EntityMapping, on connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID] {
+        if mapping.orders[slot] != nil { return try storedOrder(of: id, slot: slot, mapping: mapping, on: connection).map(\.id) }
         let select: String
         switch mapping.toMany[slot] {
-        case .inverseForeignKey(let inverseSelect, _, _)?: select = inverseSelect
+        case .inverseForeignKey(let inverseSelect, _, _, _)?: select = inverseSelect
         case .joinTable(let join)?: select = join.select
         case nil: return []
         }
         let statement = try connection.statement(select)
         defer { statement.reset() }
         try statement.bind(id.primaryKey, at: 1)
-        var targets: Set<ObjectID> = []
+        var targets: [ObjectID] = []
         while try statement.step() {
-            targets.insert(ObjectID(entity: try entity(named: statement.string(at: 1)), primaryKey: statement.int64(at: 0)))
+            targets.append(ObjectID(entity: try entity(named: statement.string(at: 1)), primaryKey: statement.int64(at: 0)))
         }
         return targets
+    }
+
+    /// The to-many relationship at `slot` as a value: ordered or a set, as the model declares it.
+    func storedValue(of id: ObjectID, slot: Int, mapping: EntityMapping, on connection: SQLiteConnection) throws(ObjectGraphError) -> PropertyValue {
+        .toMany(try storedTargets(of: id, slot: slot, mapping: mapping, on: connection), isOrdered: mapping.orders[slot] != nil)
     }
 
     /// Decodes the current row of a `selectAll`/`selectOne` statement.

@@ -97,9 +97,15 @@ extension ManagedObjectContext {
             switch intended[slot] {
             case .object(let id): ids = [id]
             case .objects(let set): ids = Array(set)
+            case .orderedObjects(let list): ids = list
             default: ids = []
             }
-            if relationship.isToMany { ids = Array(Set(targetIDs(of: object, slot: slot)).union(ids)) }
+            if relationship.isToMany {
+                // The held objects first, in their order, then the intended ones they lack.
+                let held = targetIDs(of: object, slot: slot)
+                let heldSet = Set(held)
+                ids = held + ids.filter { !heldSet.contains($0) }
+            }
             setTargets(ids.compactMap { self.object(with: $0) }, of: object, slot: slot)
         }
     }
@@ -127,6 +133,8 @@ extension ManagedObjectContext {
             ids.remove(oldID)
             ids.insert(newID)
             return .objects(ids)
+        case .orderedObjects(let ids) where ids.contains(oldID):
+            return .orderedObjects(ids.map { $0 == oldID ? newID : $0 })
         default: return value
         }
     }

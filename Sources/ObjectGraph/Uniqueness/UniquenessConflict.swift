@@ -63,6 +63,7 @@ public struct UniquenessConflict: Equatable, Sendable, CustomStringConvertible {
             case .uuid(let uuid): "\(uuid)"
             case .object(let id): "\(id)"
             case .objects(let ids): "\(ids.sorted())"
+            case .orderedObjects(let ids): "\(ids)"
             case .unloaded: "(not loaded)"
             }
         }
