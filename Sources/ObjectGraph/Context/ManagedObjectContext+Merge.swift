@@ -201,7 +201,7 @@ extension ManagedObjectContext {
     /// A to-many relationship changed both here (unsaved) and by a save: its committed value
     /// becomes the store's targets, and its value those plus the additions and minus the
     /// removals made here, so that neither side's change is lost and the next save writes only
-    /// the local ones; an ordered one's order merges by ``OrderedMerge`` (a local reorder stays,
+    /// the local ones; an ordered one's order merges by ``ToManyMerge`` (a local reorder stays,
     /// a sibling's reorder is taken when there is none here). Returns whether the value changed.
     private func rebase(_ object: ManagedObject, toManySlot slot: Int, gone: Set<ObjectID>, into merged: inout PendingChanges) -> Bool {
         let local = object.slots[slot], base = object.committedSlots[slot]
