@@ -1,4 +1,5 @@
 import Foundation
+import Streams
 
 /// The attribute types the object graph stores: how each attribute's values are kept in a
 /// ``PropertyValue`` and in a SQLite column.
@@ -30,6 +31,16 @@ public enum AttributeType: String, Sendable, CaseIterable {
 
     /// The attribute type of `type` (an optional's wrapped type counts), or `nil` if unsupported.
     static func of(_ type: Any.Type) -> (type: AttributeType, isOptional: Bool)? {
+        // Asked for every key path of every translated predicate: the answer is remembered,
+        // because working it out takes a dozen dynamic casts.
+        let key = ObjectIdentifier(type)
+        if let known = AttributeTypeCache.lock.withLock({ AttributeTypeCache.answers[key] }) { return known.answer }
+        let answer = uncached(type)
+        AttributeTypeCache.lock.withLock { AttributeTypeCache.answers[key] = AttributeTypeCache.Answer(answer: answer) }
+        return answer
+    }
+
+    private static func uncached(_ type: Any.Type) -> (type: AttributeType, isOptional: Bool)? {
         if let optional = type as? any OptionalAttribute.Type {
             return of(optional.wrappedType).map { ($0.type, true) }
         }
@@ -98,4 +109,15 @@ extension Optional: OptionalAttribute {
 extension RawRepresentable {
     /// The raw value's type, seen without opening the type.
     static var rawValueType: Any.Type { RawValue.self }
+}
+
+/// The answers of ``AttributeType/of(_:)`` so far, by type.
+private enum AttributeTypeCache {
+    struct Answer {
+        let answer: (type: AttributeType, isOptional: Bool)?
+    }
+
+    // `lock` protects `answers`.
+    static let lock = Lock()
+    nonisolated(unsafe) static var answers: [ObjectIdentifier: Answer] = [:]
 }

@@ -19,7 +19,7 @@ struct SQLQueryBuilder {
 
     /// `SELECT r.pk, r.entity` (the entity only when the hierarchy has several).
     func identifiers(_ query: StoreQuery) -> SQLStatementText {
-        let table = SQLiteSchema.quoted(schema.table(of: query.entities[0]))
+        let table = SQLQueryRenderer.name(schema.table(of: query.entities[0]))
         let columns = hierarchyHasSeveralEntities(query) ? "r.pk, r.entity" : "r.pk"
         return statement("SELECT \(columns) FROM \(table) AS r", query, filter: entityFilter(query))
     }
@@ -30,7 +30,7 @@ struct SQLQueryBuilder {
         unordered.sortKeys = nil
         unordered.limit = nil
         unordered.offset = 0
-        let table = SQLiteSchema.quoted(schema.table(of: query.entities[0]))
+        let table = SQLQueryRenderer.name(schema.table(of: query.entities[0]))
         return statement("SELECT count(*) FROM \(table) AS r", unordered, filter: entityFilter(query))
     }
 

@@ -207,7 +207,7 @@ struct SQLQueryRenderer {
         if case let .property(.target(innerKey, entity), property, _) = key {
             let scope = nextHopScope()
             let alias = alias(ofScope: scope)
-            let column = SQLiteSchema.quoted(column(of: property, in: entity))
+            let column = SQLQueryRenderer.name(column(of: property, in: entity))
             return self.key(innerKey, in: "SELECT \(alias).pk FROM \(table(of: entity)) AS \(alias) WHERE \(alias).\(column) IN (\(subquery))")
         }
         let expression = value(key)
@@ -220,7 +220,7 @@ struct SQLQueryRenderer {
     mutating func value(_ value: QueryValue) -> String {
         switch value {
         case let .property(row, property, _):
-            let column = SQLiteSchema.quoted(column(of: property, in: row.entity))
+            let column = SQLQueryRenderer.name(column(of: property, in: row.entity))
             switch row {
             case .scope(let scope, _):
                 return "\(alias(ofScope: scope)).\(column)"
@@ -268,9 +268,15 @@ struct SQLQueryRenderer {
         return -nextHopAlias
     }
 
+    /// `name` quoted as an SQL identifier. Every query writes its names through here: a name
+    /// without a double quote (every name, in practice) is not searched again.
+    static func name(_ name: String) -> String {
+        name.utf8.contains(UInt8(ascii: "\"")) ? SQLiteSchema.quoted(name) : "\"" + name + "\""
+    }
+
     /// The quoted table of an entity's hierarchy.
     func table(of entity: EntityDescription) -> String {
-        SQLiteSchema.quoted(schema.table(of: entity))
+        SQLQueryRenderer.name(schema.table(of: entity))
     }
 
     private func column(of property: PropertyDescription, in entity: EntityDescription) -> String {
@@ -286,7 +292,7 @@ struct SQLQueryRenderer {
         let destinationTable = table(of: toMany.destination)
         switch schema.mappings[toMany.owner.entity]?.toMany[toMany.relationship.index] {
         case let .inverseForeignKey(_, _, column, _)?:
-            var filter = "\(alias).\(SQLiteSchema.quoted(column)) = \(ownerKey)"
+            var filter = "\(alias).\(SQLQueryRenderer.name(column)) = \(ownerKey)"
             let family = toMany.destination.selfAndSubentityNames.compactMap(model.entity(named:))
             if let entities = schema.entityFilter(family, model: model, alias: alias) {
                 filter += " AND \(entities)"
@@ -295,7 +301,7 @@ struct SQLQueryRenderer {
         case .joinTable(let join)?:
             let pairs = "j" + alias
             return (
-                "FROM \(SQLiteSchema.quoted(join.table)) AS \(pairs) JOIN \(destinationTable) AS \(alias) ON \(alias).pk = \(pairs).\(join.targetColumn)",
+                "FROM \(SQLQueryRenderer.name(join.table)) AS \(pairs) JOIN \(destinationTable) AS \(alias) ON \(alias).pk = \(pairs).\(join.targetColumn)",
                 "\(pairs).\(join.ownerColumn) = \(ownerKey)")
         case nil:
             return ("FROM \(destinationTable) AS \(alias)", "0")
