@@ -67,6 +67,25 @@ public struct DidSave: Sendable, CustomStringConvertible {
     let origin: ObjectIdentifier
     /// The save's place in the order the store committed its container's saves.
     let sequence: UInt64
+    /// The names of the entities of `rows`, by entity.
+    let rowEntities: [ObjectIdentifier: String]
+
+    init(insertedIDs: Set<ObjectID>, updatedIDs: Set<ObjectID>, deletedIDs: Set<ObjectID>, changedKeys: [ObjectID: Set<String>], rows: [StoredRow], origin: ObjectIdentifier, sequence: UInt64) {
+        self.insertedIDs = insertedIDs
+        self.updatedIDs = updatedIDs
+        self.deletedIDs = deletedIDs
+        self.changedKeys = changedKeys
+        self.rows = rows
+        self.origin = origin
+        self.sequence = sequence
+        var entities: [ObjectIdentifier: String] = [:]
+        var last: EntityDescription?
+        for row in rows where row.id.entity !== last {
+            last = row.id.entity
+            entities[ObjectIdentifier(row.id.entity)] = row.id.entity.name
+        }
+        rowEntities = entities
+    }
 
     /// A summary such as `inserted 1, updated 2, deleted 0`.
     public var description: String {

@@ -87,11 +87,16 @@ extension ManagedObjectContext {
             merged.deleted[key] = object
         }
 
+        // Rows of entities this context never held and no observer needs (a background
+        // import) can change nothing here: they are not read at all.
+        let rowsMatter = save.rowEntities.contains { entity, name in
+            entitiesHeld.contains(entity) || (interest.map { $0.contains(name) } ?? true)
+        }
         var lastEntity: EntityDescription?
         var bringsInEntity = false
         var toManySlots: [Int] = []
         var rebasing: [ToManyRebase] = []
-        for row in save.rows {
+        for row in save.rows where rowsMatter {
             let id = row.id
             if let object = registered(id) {
                 apply(row, changedKeys: save.changedKeys[id] ?? [], to: object, gone: save.deletedIDs, into: &merged, rebasing: &rebasing)

@@ -47,6 +47,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var registry: [ObjectID: WeakObject] = [:]
     /// The inserted objects, not saved yet, held strongly; the registry does not list them.
     @exclusivity(unchecked) var insertedSet: [ObjectID: ManagedObject] = [:]
+    /// The entities this context has ever held an object of (registered or inserted): a
+    /// sibling's save of none of them, that no observer needs, is merged without reading it.
+    @exclusivity(unchecked) var entitiesHeld: Set<ObjectIdentifier> = []
     @exclusivity(unchecked) var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var pending = PendingChanges(batch: 1)
@@ -263,6 +266,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func register(_ object: ManagedObject) {
         guard let id = object.objectID else { return }
         registry[id] = WeakObject(object: object)
+        entitiesHeld.insert(ObjectIdentifier(id.entity))
     }
 
     /// Makes an object from a stored row, or returns the registered one.
