@@ -3,8 +3,7 @@ import Streams
 /// The entities whose objects a context's merges bring in for its live results: a count per
 /// entity name of the observers that need them. Added and removed from any thread (a
 /// controller may be released anywhere), read once per merge on the context's queue.
-final class MergeInterests: @unchecked Sendable {
-    // `lock` protects `counts`.
+final class MergeInterests: @unchecked Sendable {  // `lock` protects `counts`
     private let lock = Lock()
     private var counts: [String: Int] = [:]
 

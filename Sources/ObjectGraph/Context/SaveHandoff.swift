@@ -4,8 +4,7 @@ import Streams
 /// Carries a save to a sibling's queue so that the sibling can let go of it elsewhere: freeing
 /// the rows of a big save (a 100,000-row import) takes longer than merging them when the
 /// sibling needs none of them, and must not stall the view's queue.
-final class SaveHandoff: @unchecked Sendable {
-    // `lock` protects `save`, taken once by the block that merges it.
+final class SaveHandoff: @unchecked Sendable {  // `lock` protects `save`, taken once by the merging block
     private let lock = Lock()
     private var save: DidSave?
 
