@@ -17,7 +17,8 @@ import Streams
 /// Connections are opened on demand, up to ``maximumReaders``; a caller beyond that waits for
 /// one to come back. They close when the pool goes away.
 final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and `isClosed`
-    // A connection is either in `idle` or lent to exactly one caller, who uses it without the lock; `permits` counts the connections that may still be lent.
+    // A connection is either in `idle` or lent to exactly one caller, who uses it without the
+    // lock; `permits` counts the connections that may still be lent.
     private let lock = Lock()
     private var idle: [SQLiteConnection] = []
     private var isClosed = false
