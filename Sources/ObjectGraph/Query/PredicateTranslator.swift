@@ -78,7 +78,7 @@ struct PredicateTranslator {
 
     /// The conjuncts of `expression` in evaluation order.
     private static func flattenConjunction(_ expression: any PredicateExpression<Bool>, into conjuncts: inout [any PredicateExpression<Bool>]) {
-        if let conjunction = expression as? any ConjunctionExpression {
+        if let conjunction = ExpressionKinds.conjuncts(of: expression) {
             flattenConjunction(conjunction.left, into: &conjuncts)
             flattenConjunction(conjunction.right, into: &conjuncts)
         } else {
@@ -107,10 +107,10 @@ struct PredicateTranslator {
 
     /// Translates any expression.
     mutating func term(_ expression: any PredicateExpression) throws(Untranslatable) -> QueryTerm {
-        guard let translatable = expression as? any TranslatableExpression else {
+        guard let translatable = ExpressionKinds.translatable(expression) else {
             throw Untranslatable(reason: "\(type(of: expression)) has no SQL form")
         }
-        return try translatable.translate(with: &self)
+        return try translatable.translate(expression, with: &self)
     }
 
     /// Translates an expression whose value is a `Bool`.
