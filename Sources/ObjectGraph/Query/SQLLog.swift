@@ -29,8 +29,7 @@ public struct SQLLogEntry: Sendable, CustomStringConvertible {
 ///
 /// Connections record what they run while their store holds its lock; the handler is called
 /// later, by ``deliverPending()``, outside every lock, so that it may use the store itself.
-final class SQLLog: @unchecked Sendable {
-    // `lock` protects `handler` and `pending`.
+final class SQLLog: @unchecked Sendable {  // `lock` protects `handler` and `pending`
     private let lock = Lock()
     private var handler: (@Sendable (SQLLogEntry) -> Void)?
     private var pending: [SQLLogEntry] = []
