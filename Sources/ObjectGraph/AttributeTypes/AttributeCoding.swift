@@ -90,10 +90,14 @@ enum AttributeCoding {
         return value
     }
 
-    /// The value of type `type` that `json` encodes: through ``JSONTreeDecoder`` when it can
+    /// The value of type `type` that `json` encodes: through ``JSONTapeDecoder`` when it can
     /// answer (the same value, a fraction of the cost), else through `JSONDecoder`.
     static func decode<Value: Decodable>(_ type: Value.Type, from json: String) throws(AttributeCodingError) -> Value {
-        if let value = JSONTreeDecoder.decode(Value.self, from: json) { return value }
+        do {
+            return try JSONTapeDecoder.decode(Value.self, from: json)
+        } catch {
+            // Not answered: `JSONDecoder` decides.
+        }
         do {
             return try decoder.decode(Value.self, from: Data(json.utf8))
         } catch {

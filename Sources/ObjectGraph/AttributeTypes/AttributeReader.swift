@@ -33,7 +33,7 @@ final class AttributeReader<Value>: Sendable {
     }
 
     private static func rawValueReading<Raw: RawRepresentable>(_ type: Raw.Type) -> any AttributeReading<Value> {
-        RawValueReading<Value, Raw>()
+        RawValueReading<Value, Raw>(cases: SmallRawValueCases(of: Raw.self))
     }
 
     private static func jsonReading<Decoded: Decodable>(_ type: Decoded.Type) -> any AttributeReading<Value> {
@@ -56,10 +56,14 @@ private struct GeneralReading<Value>: AttributeReading {
 
 /// `Value` is `Raw`, stored as its raw value.
 private struct RawValueReading<Value, Raw: RawRepresentable>: AttributeReading {
+    let cases: SmallRawValueCases?
+
     func read(_ stored: PropertyValue) throws(AttributeCodingError) -> Value {
         // `Raw` is `Value` (``AttributeReader/make()`` found it from `Value.self`): no type changes.
         // The common raw types without the general conversion's casts:
         switch stored {
+        case .integer(let int) where cases.map({ int >= 0 && int < $0.count && $0.isCase[Int(int)] }) == true:
+            return cases.unsafelyUnwrapped.value(at: Int(int), as: Value.self)
         case .integer(let int) where Raw.RawValue.self == Int.self:
             if let int = Int(exactly: int), let value = Raw(rawValue: unsafeBitCast(int, to: Raw.RawValue.self)) {
                 return unsafeBitCast(value, to: Value.self)
@@ -83,5 +87,43 @@ private struct JSONReading<Value, Decoded: Decodable>: AttributeReading {
         guard case .string(let json) = stored else { return try AttributeCoding.value(from: stored, as: Value.self) }
         // `Decoded` is `Value`, as above.
         return unsafeBitCast(try AttributeCoding.decode(Decoded.self, from: json), to: Value.self)
+    }
+}
+
+/// The cases of an enum whose raw values are `Int`s from 0 to 255, made once per type, so that
+/// reading one is a copy from a table instead of a call of `init(rawValue:)` (which, unspecialised,
+/// asks the runtime for the type's `Optional` first).
+struct SmallRawValueCases: Sendable {
+    /// The values' bytes, at `rawValue * stride`.
+    private let bytes: [UInt8]
+    /// Whether each raw value is a case.
+    let isCase: [Bool]
+    var count: Int { isCase.count }
+
+    /// The table of `Raw`, or `nil` when `Raw` is not an enum of plain cases with `Int` raw values
+    /// or has no case among the first 256 raw values.
+    init?<Raw: RawRepresentable>(of type: Raw.Type) {
+        guard Raw.RawValue.self == Int.self, _isPOD(Raw.self), MemoryLayout<Raw>.alignment <= MemoryLayout<Int>.alignment,
+              MemoryLayout<Raw>.size > 0 else { return nil }
+        let stride = MemoryLayout<Raw>.stride
+        var bytes = [UInt8](repeating: 0, count: 256 * stride)
+        var isCase = [Bool](repeating: false, count: 256)
+        var last = -1
+        for rawValue in 0..<256 {
+            // `Raw.RawValue` is `Int` (checked above).
+            guard let value = Raw(rawValue: unsafeBitCast(rawValue, to: Raw.RawValue.self)) else { continue }
+            guard Mirror(reflecting: value).displayStyle == .enum else { return nil }
+            bytes.withUnsafeMutableBytes { $0.storeBytes(of: value, toByteOffset: rawValue * stride, as: Raw.self) }
+            isCase[rawValue] = true
+            last = rawValue
+        }
+        guard last >= 0 else { return nil }
+        self.bytes = Array(bytes.prefix((last + 1) * stride))
+        self.isCase = Array(isCase.prefix(last + 1))
+    }
+
+    /// The case whose raw value is `rawValue`, one of ``isCase``'s; `Value` is the table's type.
+    func value<Value>(at rawValue: Int, as type: Value.Type) -> Value {
+        bytes.withUnsafeBytes { $0.load(fromByteOffset: rawValue * MemoryLayout<Value>.stride, as: Value.self) }
     }
 }

@@ -174,7 +174,7 @@ extension PropertyValue {
         }
     }
 
-    @usableFromInline
+    @inlinable
     static func narrow<Value>(_ int: Int64, to: Value.Type) -> Value? {
         switch Value.self {
         case is Int64.Type, is Int64?.Type: return int as? Value

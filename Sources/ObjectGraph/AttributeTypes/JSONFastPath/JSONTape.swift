@@ -1,0 +1,114 @@
+import Foundation
+
+/// JSON text parsed into a flat list of nodes, for ``JSONTapeDecoder``: only the part of JSON
+/// whose meaning is beyond doubt — objects without duplicate keys, arrays, `true`, `false`,
+/// `null`, integers written plainly and strings without escapes. Anything else (a fraction or an
+/// exponent, an escape, an integer beyond 64 bits, a key twice in one object, text that is not
+/// JSON) makes ``parse(_:)`` fail, and the caller decodes with `JSONDecoder`, which then decides:
+/// the tape never gives a value `JSONDecoder` would not.
+///
+/// A container's node is followed by its contents, an object's as key and value nodes in turn,
+/// and records where its contents end, so that a lookup skips a member's value without reading
+/// it. One allocation a document, its nodes stored after the text's reference; decoders and
+/// containers share the tape by reference, which keeps them small enough for an existential's
+/// inline buffer.
+final class JSONTape: ManagedBuffer<JSONTape.Header, JSONTape.Node> {
+    enum Kind: UInt8 {
+        case object, array, key, string, integer, unsignedInteger, bool, null
+    }
+
+    struct Node {
+        var kind: Kind
+        /// The integer of an `integer` (its bits for an `unsignedInteger`), 1 for `true`.
+        var payload: Int64 = 0
+        /// The bytes of a `key` or a `string` (without quotes).
+        var start: Int32 = 0
+        var end: Int32 = 0
+        /// The index of the node after this one and everything it contains.
+        var next: Int32 = 0
+    }
+
+    struct Header {
+        /// The text, in contiguous UTF-8.
+        let text: String
+        let count: Int
+    }
+
+    /// The tape of `text`, or `nil` when it falls outside the subset above.
+    static func parse(_ text: String) -> JSONTape? {
+        var text = text
+        text.makeContiguousUTF8()
+        let byteCount = text.utf8.count
+        guard byteCount < Int(Int32.max) else { return nil }
+        // Every node but the last takes two bytes at least (a value and a separator).
+        let capacity = byteCount / 2 + 2
+        return withUnsafeTemporaryAllocation(of: Node.self, capacity: capacity) { scratch -> JSONTape? in
+            var parser = Parser(nodes: scratch)
+            let parsed = text.utf8.withContiguousStorageIfAvailable { bytes in
+                parser.parseValue(bytes, at: 0, depth: 0).map { parser.skipWhitespace(bytes, from: $0) == bytes.count } ?? false
+            }
+            guard parsed == true else { return nil }
+            let count = parser.count
+            let tape = unsafeDowncast(create(minimumCapacity: count) { _ in Header(text: text, count: count) }, to: JSONTape.self)
+            tape.withUnsafeMutablePointerToElements { $0.initialize(from: scratch.baseAddress!, count: count) }
+            return tape
+        }
+    }
+
+    /// The node at `index`.
+    func node(_ index: Int) -> Node {
+        // Through the pointers: the `header` property would check exclusive access on every read.
+        withUnsafeMutablePointers { header, nodes in
+            precondition(index >= 0 && index < header.pointee.count, "a node index within the tape")
+            return nodes[index]
+        }
+    }
+
+    /// Calls `body` with the text's bytes.
+    private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        // Always available: the text was made contiguous.
+        withUnsafeMutablePointerToHeader { $0.pointee.text.utf8.withContiguousStorageIfAvailable(body)! }
+    }
+
+    // MARK: Reading
+
+    /// The text of the key or string node at `index`.
+    func text(at index: Int) -> String {
+        let node = self.node(index)
+        return withBytes { all in
+            String(decoding: UnsafeBufferPointer(rebasing: all[Int(node.start)..<Int(node.end)]), as: UTF8.self)
+        }
+    }
+
+    /// The key nodes of the object at `index`; each one's value is the node after it.
+    func keys(of index: Int) -> [Int] {
+        var result: [Int] = []
+        var cursor = index + 1
+        while cursor < Int(node(index).next) {
+            result.append(cursor)
+            cursor = Int(node(cursor + 1).next)
+        }
+        return result
+    }
+
+    /// The value node under `name` in the object at `index`, if there is one (there is at
+    /// most one: see ``parse(_:)``).
+    func value(named name: String, inObjectAt index: Int) -> Int? {
+        var name = name
+        return name.withUTF8 { utf8 in
+            withBytes { all in
+                var cursor = index + 1
+                let end = Int(node(index).next)
+                while cursor < end {
+                    let key = node(cursor)
+                    if Int(key.end - key.start) == utf8.count,
+                       utf8.isEmpty || memcmp(all.baseAddress! + Int(key.start), utf8.baseAddress!, utf8.count) == 0 {
+                        return cursor + 1
+                    }
+                    cursor = Int(node(cursor + 1).next)
+                }
+                return nil
+            }
+        }
+    }
+}
