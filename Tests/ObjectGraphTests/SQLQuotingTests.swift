@@ -17,4 +17,11 @@ struct SQLQuotingTests {
         #expect(SQLiteSchema.literal("''") == "''''''")
         #expect(SQLiteSchema.literal("Zoë") == "'Zoë'")
     }
+
+    @Test("a quote followed by a combining mark is doubled too: quoting compares bytes, not characters")
+    func quoteBeforeCombiningMark() {
+        #expect(Array(SQLiteSchema.quoted("a\"\u{301}").utf8) == Array("\"a\"\"\u{301}\"".utf8))
+        #expect(Array(SQLiteSchema.literal("it'\u{301}s").utf8) == Array("'it''\u{301}s'".utf8))
+        #expect(Array(SQLQueryRenderer.name("x\"\u{301}").utf8) == Array("\"x\"\"\u{301}\"".utf8))
+    }
 }

@@ -139,19 +139,24 @@ struct EntityMapping {
         update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(columnSlots.count + 2)"
         delete = "DELETE FROM \(table) WHERE pk = ?1"
 
-        uniqueLookups = entity.uniquenessConstraints.map { constraint in
-            var conditions = constraint.slots.map { slot in
-                let property = entity.properties[slot]
-                return SQLiteDefinitions.indexTerm(column: column(property), type: property.attributeType, unique: true)
-            }.enumerated().map { position, term in "\(term) = ?\(position + 1)" }
-            if let scope = SQLiteDefinitions.scopeFilter(of: constraint.entityName, in: lookup) { conditions.append(scope) }
-            conditions.append("pk <> ?\(constraint.slots.count + 1)")
-            return UniqueLookup(constraint: constraint, select: "SELECT pk, entity FROM \(table) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1")
-        }
+        uniqueLookups = entity.uniquenessConstraints.map { Self.uniqueLookup($0, of: entity, table: table, lookup: lookup) }
         uniqueSlots = Set(entity.uniquenessConstraints.flatMap(\.slots))
         clearUnique = uniqueSlots.isEmpty ? nil : "UPDATE \(table) SET "
             + uniqueSlots.sorted().map { "\(quoted(column(entity.properties[$0]))) = NULL" }.joined(separator: ", ")
             + " WHERE pk = ?1"
+    }
+    /// The lookup of the row holding given values under `constraint`. (A function of its own
+    /// rather than a closure in ``init(entity:model:lookup:)``: inlined there, Swift 6.3.1's
+    /// optimiser crashed on it — "Found outside of lifetime use" — once quoting changed.)
+    private static func uniqueLookup(_ constraint: IndexDescription, of entity: EntityDescription, table: String, lookup: SchemaLookup) -> UniqueLookup {
+        var conditions = constraint.slots.map { slot in
+            let property = entity.properties[slot]
+            let column = lookup.property(property.name, of: entity.name)!.property.column!
+            return SQLiteDefinitions.indexTerm(column: column, type: property.attributeType, unique: true)
+        }.enumerated().map { position, term in "\(term) = ?\(position + 1)" }
+        if let scope = SQLiteDefinitions.scopeFilter(of: constraint.entityName, in: lookup) { conditions.append(scope) }
+        conditions.append("pk <> ?\(constraint.slots.count + 1)")
+        return UniqueLookup(constraint: constraint, select: "SELECT pk, entity FROM \(table) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1")
     }
 }
 

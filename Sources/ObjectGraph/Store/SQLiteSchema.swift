@@ -104,12 +104,12 @@ struct SQLiteSchema {
 
     /// `name` as an SQL identifier.
     static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        SQLQuoting.enclosed(name, in: UInt8(ascii: "\""))
     }
 
     /// `text` as an SQL string literal.
     static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        SQLQuoting.enclosed(text, in: UInt8(ascii: "'"))
     }
 
     /// The entity that declares the property at `slot` of `entity`: inherited properties come
