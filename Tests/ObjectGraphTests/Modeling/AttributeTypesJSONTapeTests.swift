@@ -84,6 +84,23 @@ struct AttributeTypesJSONTapeTests {
         #expect((try? JSONTapeDecoder.decode([String: Date].self, from: #"{"a":0}"#)) == nil)
     }
 
+    /// Keeps the decoder it was given, which a later read uses.
+    struct Keeper: Decodable {
+        enum Key: String, CodingKey { case a }
+        let decoder: any Decoder
+        init(from decoder: any Decoder) throws { self.decoder = decoder }
+    }
+
+    @Test("a decoder an init(from:) keeps still reads its own document after other values are decoded")
+    func keptDecodersKeepTheirDocument() throws {
+        let keeper = try JSONTapeDecoder.decode(Keeper.self, from: #"{"a":41}"#)
+        for value in 0..<8 {
+            #expect(try JSONTapeDecoder.decode(Point.self, from: #"{"x":\#(value),"y":0}"#) == Point(x: value, y: 0))
+        }
+        let container = try keeper.decoder.container(keyedBy: Keeper.Key.self)
+        #expect(try container.decode(Int.self, forKey: .a) == 41)
+    }
+
     @Test("random texts, in and out of the shortcut's subset, decode as JSONDecoder decodes them (seeded)")
     func randomTexts() {
         var answered = 0
