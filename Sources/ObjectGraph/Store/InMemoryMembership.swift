@@ -1,0 +1,189 @@
+/// Which objects each relationship of an ``InMemoryStore`` holds, kept in the one place the SQLite
+/// store keeps it, so that both stores read back the same thing whatever a save sends for each
+/// side of a relationship:
+///
+/// - a one-to-many's members are the objects whose key (the to-one side, in their own row)
+///   names the owner; the owner's to-many value is derived from them, never stored;
+/// - a many-to-many's, and a to-many's without inverse, are pairs, read from either side (a
+///   relationship that is its own inverse reads its pairs one way, as SQLite's join table does);
+/// - an ordered to-many ranks the members a list placed (SQLite's order table); members that
+///   no list placed (added by their key, or by the other side of a pair) follow by key, and a
+///   member that leaves loses its rank, so that it comes back last.
+///
+/// The rows keep attributes and to-one keys; their to-many slots stay `.unloaded` and are filled
+/// from here when read. Every set here is indexed, so that a save costs what it touches.
+struct InMemoryMembership {
+    /// One relationship of one object.
+    struct Side: Hashable {
+        let owner: ObjectID
+        let slot: Int
+    }
+
+    /// One change to the sets, recorded so that a save that fails after writing can undo it.
+    enum Change {
+        case member(Side, ObjectID, added: Bool)
+        case holder(ObjectID, Side, added: Bool)
+    }
+
+    /// What a save changed: its changes in order, and the members that left an ordered
+    /// relationship (they lose their rank when the save settles; see ``settle(_:)``).
+    struct Log {
+        fileprivate(set) var changes: [Change] = []
+        fileprivate(set) var left: [(Side, ObjectID)] = []
+    }
+
+    /// The members of each to-many relationship that holds any.
+    private var members: [Side: Set<ObjectID>] = [:]
+    /// For each object, the relationships that hold it through a link the owner's side stores: a
+    /// to-one key, or a pair. (A one-to-many's derived side is not listed: a member leaves it
+    /// through its own key.)
+    private var holders: [ObjectID: Set<Side>] = [:]
+    /// The rank of each member a list placed, per ordered relationship.
+    private var ranks: [Side: [ObjectID: Int]] = [:]
+
+    // MARK: Reading
+
+    /// The members of `side`, in order for an ordered relationship: ranked members by rank,
+    /// then the others by key, as SQLite reads its order table.
+    func members(of side: Side) -> [ObjectID] {
+        guard let members = members[side], !members.isEmpty else { return [] }
+        guard Self.relationship(of: side).isOrdered else { return Array(members) }
+        let ranks = ranks[side] ?? [:]
+        return members.sorted { lhs, rhs in
+            switch (ranks[lhs], ranks[rhs]) {
+            case let (left?, right?): left < right
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): lhs.primaryKey < rhs.primaryKey
+            }
+        }
+    }
+
+    /// Whether `side` holds `member`.
+    func holds(_ side: Side, _ member: ObjectID) -> Bool { members[side]?.contains(member) ?? false }
+
+    /// The to-many value of `side`.
+    func value(of side: Side) -> PropertyValue {
+        .toMany(members(of: side), isOrdered: Self.relationship(of: side).isOrdered)
+    }
+
+    /// `row` with its to-many slots filled.
+    func loaded(_ row: StoredRow) -> StoredRow {
+        var row = row
+        for slot in row.id.entity.toManySlots { row.slots[slot] = value(of: Side(owner: row.id, slot: slot)) }
+        return row
+    }
+
+    /// The relationships that hold `target` through a link stored on their side.
+    func holders(of target: ObjectID) -> Set<Side> { holders[target] ?? [] }
+
+    // MARK: Writing
+
+    /// The to-one key at `slot` of `member`'s row changes from `old` to `new`.
+    mutating func moveKey(of member: ObjectID, slot: Int, from old: PropertyValue, to new: PropertyValue, log: inout Log) {
+        guard old != new, let relationship = member.entity.properties[slot].relationship, !relationship.isToMany else { return }
+        let key = Side(owner: member, slot: slot)
+        let inverse = relationship.inverseIsToMany ? relationship.inverseIndex : nil
+        if case .object(let former) = old {
+            setHolder(key, of: former, present: false, log: &log)
+            if let inverse { setMember(member, of: Side(owner: former, slot: inverse), present: false, log: &log) }
+        }
+        if case .object(let target) = new {
+            setHolder(key, of: target, present: true, log: &log)
+            if let inverse { setMember(member, of: Side(owner: target, slot: inverse), present: true, log: &log) }
+        }
+    }
+
+    /// Adds or removes the pair of `owner`'s to-many relationship at `slot` and `target`, seen
+    /// from both sides when the inverse is to-many.
+    mutating func setPair(_ owner: ObjectID, slot: Int, _ target: ObjectID, present: Bool, log: inout Log) {
+        let side = Side(owner: owner, slot: slot)
+        setMember(target, of: side, present: present, log: &log)
+        setHolder(side, of: target, present: present, log: &log)
+        guard let inverse = owner.entity.properties[slot].mirroredSlot(owner: owner, target: target) else { return }
+        let other = Side(owner: target, slot: inverse)
+        setMember(owner, of: other, present: present, log: &log)
+        setHolder(other, of: owner, present: present, log: &log)
+    }
+
+    /// Ranks the members of `side` as `order` lists them, keeping to the members it has: the
+    /// ones `order` leaves out follow in their current order (SQLite's `writeOrder`).
+    mutating func writeOrder(_ order: [ObjectID], of side: Side) {
+        let now = members(of: side)
+        let listed = Set(order)
+        var final = order.filter { holds(side, $0) }
+        final += now.filter { !listed.contains($0) }
+        var placed: [ObjectID: Int] = [:]
+        placed.reserveCapacity(final.count)
+        for (rank, member) in final.enumerated() { placed[member] = rank }
+        ranks[side] = placed.isEmpty ? nil : placed
+    }
+
+    /// Forgets everything `id` (a deleted object) owns: the pairs of its to-many relationships
+    /// and their ranks. Links held by others are removed before (see
+    /// ``InMemoryStore/removeLinks(to:log:)``).
+    mutating func forgetOwner(_ id: ObjectID, log: inout Log) {
+        for slot in id.entity.toManySlots {
+            let side = Side(owner: id, slot: slot)
+            if !Self.isDerived(side) {
+                for target in members[side] ?? [] { setPair(id, slot: slot, target, present: false, log: &log) }
+            }
+            members[side] = nil
+            ranks[side] = nil
+        }
+        holders[id] = nil
+    }
+
+    /// Takes back every change of `log`, latest first.
+    mutating func undo(_ log: Log) {
+        var ignored = Log()
+        for change in log.changes.reversed() {
+            switch change {
+            case let .member(side, member, added): setMember(member, of: side, present: !added, log: &ignored)
+            case let .holder(target, side, added): setHolder(side, of: target, present: !added, log: &ignored)
+            }
+        }
+    }
+
+    /// Once a save is sure to be written: the members that left an ordered relationship lose
+    /// their rank (one that came back in the same save has none either, as in SQLite).
+    mutating func settle(_ log: Log) {
+        for (side, member) in log.left {
+            ranks[side]?[member] = nil
+            if ranks[side]?.isEmpty ?? false { ranks[side] = nil }
+        }
+    }
+
+    // MARK: Parts
+
+    private mutating func setMember(_ member: ObjectID, of side: Side, present: Bool, log: inout Log) {
+        if present {
+            guard members[side, default: []].insert(member).inserted else { return }
+        } else {
+            guard members[side]?.remove(member) != nil else { return }
+            if members[side]?.isEmpty ?? false { members[side] = nil }
+            if ranks[side]?[member] != nil { log.left.append((side, member)) }
+        }
+        log.changes.append(.member(side, member, added: present))
+    }
+
+    private mutating func setHolder(_ side: Side, of target: ObjectID, present: Bool, log: inout Log) {
+        if present {
+            guard holders[target, default: []].insert(side).inserted else { return }
+        } else {
+            guard holders[target]?.remove(side) != nil else { return }
+            if holders[target]?.isEmpty ?? false { holders[target] = nil }
+        }
+        log.changes.append(.holder(target, side, added: present))
+    }
+
+    private static func relationship(of side: Side) -> RelationshipDescription {
+        side.owner.entity.properties[side.slot].relationship!
+    }
+
+    /// Whether `side` is a one-to-many's to-many side, derived from its members' keys.
+    static func isDerived(_ side: Side) -> Bool {
+        let relationship = relationship(of: side)
+        return relationship.isToMany && relationship.inverseIndex != nil && !relationship.inverseIsToMany
+    }
+}
