@@ -117,4 +117,31 @@ struct StoreMembershipTests {
             #expect(try targets(store, Self.badge1, "ranked") == [Self.reel2, Self.reel1], "\(name)")
         }
     }
+
+    @Test("a key moved away from an owner the saving context did not know reports that owner, unless the store keeps the key")
+    func staleKeyMove() throws {
+        for policy in [MergePolicy.storeWins, .objectWins] {
+            let stores = try Stores()
+            try insert(stores, [
+                Stores.row(Self.rack1), Stores.row(Self.rack2), Stores.row(Stores.id("Rack", 3)),
+                Stores.row(Self.reel1, ["code": .string("a"), "rack": .object(Self.rack1)]),
+            ])
+            var stale: [StoredRow] = []
+            for (_, store) in stores.stores { stale.append(try #require(try store.row(for: Self.reel1))) }
+            try update(stores, Self.reel1, ["rack": .object(Self.rack2)])
+            for (index, (name, store)) in stores.stores.enumerated() {
+                let result = try store.save(StoreChanges(updated: [Stores.update(stale[index], ["rack": .object(Stores.id("Rack", 3))])]), policy: policy)
+                let rackSlot = Stores.property("Reel", "rack").index
+                if policy == .storeWins {
+                    #expect(result.detached.isEmpty, "\(name): \(result.detached)")
+                    #expect(try store.row(for: Self.reel1)?.slots[rackSlot] == .object(Self.rack2), "\(name)")
+                    #expect(try store.row(for: Self.rack2)?.version == 1, "\(name)")
+                } else {
+                    #expect(result.detached[Self.rack2]?.keys == ["reels"], "\(name): \(result.detached)")
+                    #expect(try store.row(for: Self.rack2)?.version == 2, "\(name)")
+                    #expect(try targets(store, Self.rack2, "reels") == [], "\(name)")
+                }
+            }
+        }
+    }
 }

@@ -40,16 +40,20 @@ struct InMemoryMembership {
     private var holders: [ObjectID: Set<Side>] = [:]
     /// The rank of each member a list placed, per ordered relationship.
     private var ranks: [Side: [ObjectID: Int]] = [:]
+    /// The members of ordered relationships in order, as last read; dropped when they change.
+    private var orderCache: [Side: [ObjectID]] = [:]
 
     // MARK: Reading
 
     /// The members of `side`, in order for an ordered relationship: ranked members by rank,
-    /// then the others by key, as SQLite reads its order table.
-    func members(of side: Side) -> [ObjectID] {
+    /// then the others by key, as SQLite reads its order table. An order is kept until the
+    /// relationship changes, so that reading it again costs a copy, not a sort.
+    mutating func members(of side: Side) -> [ObjectID] {
         guard let members = members[side], !members.isEmpty else { return [] }
         guard Self.relationship(of: side).isOrdered else { return Array(members) }
+        if let order = orderCache[side] { return order }
         let ranks = ranks[side] ?? [:]
-        return members.sorted { lhs, rhs in
+        let order = members.sorted { lhs, rhs in
             switch (ranks[lhs], ranks[rhs]) {
             case let (left?, right?): left < right
             case (.some, nil): true
@@ -57,18 +61,20 @@ struct InMemoryMembership {
             case (nil, nil): lhs.primaryKey < rhs.primaryKey
             }
         }
+        orderCache[side] = order
+        return order
     }
 
     /// Whether `side` holds `member`.
     func holds(_ side: Side, _ member: ObjectID) -> Bool { members[side]?.contains(member) ?? false }
 
     /// The to-many value of `side`.
-    func value(of side: Side) -> PropertyValue {
-        .toMany(members(of: side), isOrdered: Self.relationship(of: side).isOrdered)
+    mutating func value(of side: Side) -> PropertyValue {
+        Self.relationship(of: side).isOrdered ? .orderedObjects(members(of: side)) : .objects(members[side] ?? [])
     }
 
     /// `row` with its to-many slots filled.
-    func loaded(_ row: StoredRow) -> StoredRow {
+    mutating func loaded(_ row: StoredRow) -> StoredRow {
         var row = row
         for slot in row.id.entity.toManySlots { row.slots[slot] = value(of: Side(owner: row.id, slot: slot)) }
         return row
@@ -117,6 +123,7 @@ struct InMemoryMembership {
         placed.reserveCapacity(final.count)
         for (rank, member) in final.enumerated() { placed[member] = rank }
         ranks[side] = placed.isEmpty ? nil : placed
+        orderCache[side] = nil
     }
 
     /// Forgets everything `id` (a deleted object) owns: the pairs of its to-many relationships
@@ -130,6 +137,7 @@ struct InMemoryMembership {
             }
             members[side] = nil
             ranks[side] = nil
+            orderCache[side] = nil
         }
         holders[id] = nil
     }
@@ -151,30 +159,31 @@ struct InMemoryMembership {
         for (side, member) in log.left {
             ranks[side]?[member] = nil
             if ranks[side]?.isEmpty ?? false { ranks[side] = nil }
+            orderCache[side] = nil
         }
     }
 
     // MARK: Parts
 
     private mutating func setMember(_ member: ObjectID, of side: Side, present: Bool, log: inout Log) {
-        if present {
-            guard members[side, default: []].insert(member).inserted else { return }
-        } else {
-            guard members[side]?.remove(member) != nil else { return }
-            if members[side]?.isEmpty ?? false { members[side] = nil }
-            if ranks[side]?[member] != nil { log.left.append((side, member)) }
-        }
+        guard Self.set(&members, side, member, present: present) else { return }
+        if !present, ranks[side]?[member] != nil { log.left.append((side, member)) }
+        orderCache[side] = nil
         log.changes.append(.member(side, member, added: present))
     }
 
     private mutating func setHolder(_ side: Side, of target: ObjectID, present: Bool, log: inout Log) {
-        if present {
-            guard holders[target, default: []].insert(side).inserted else { return }
-        } else {
-            guard holders[target]?.remove(side) != nil else { return }
-            if holders[target]?.isEmpty ?? false { holders[target] = nil }
-        }
+        guard Self.set(&holders, target, side, present: present) else { return }
         log.changes.append(.holder(target, side, added: present))
+    }
+
+    /// Puts `element` in the set at `key` or takes it out (an emptied set goes); whether that
+    /// changed anything.
+    private static func set<Key: Hashable, Element: Hashable>(_ sets: inout [Key: Set<Element>], _ key: Key, _ element: Element, present: Bool) -> Bool {
+        if present { return sets[key, default: []].insert(element).inserted }
+        guard sets[key]?.remove(element) != nil else { return false }
+        if sets[key]?.isEmpty ?? false { sets[key] = nil }
+        return true
     }
 
     private static func relationship(of side: Side) -> RelationshipDescription {

@@ -60,7 +60,8 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try checkOpen()
-        return storedRow(id).map(membership.loaded)
+        guard let row = storedRow(id) else { return nil }
+        return membership.loaded(row)
     }
 
     func targets(of id: ObjectID, relationship: PropertyDescription) throws(ObjectGraphError) -> [ObjectID] {
