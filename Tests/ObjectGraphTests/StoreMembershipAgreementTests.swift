@@ -29,9 +29,15 @@ struct StoreMembershipAgreementTests {
         var script = MembershipScript(seed: seed)
         var history: [String] = []
         for step in 0..<Self.steps {
-            let (changes, policy) = script.nextSave()
-            history.append("step \(step), \(policy): " + MembershipScript.describe(changes))
-            let outcomes = stores.save(changes, policy: policy)
+            let outcomes: [[String]]
+            switch script.nextStep() {
+            case let .save(changes, policy):
+                history.append("step \(step), \(policy): " + MembershipScript.describe(changes))
+                outcomes = stores.save(changes, policy: policy)
+            case .batchDelete(let entity):
+                history.append("step \(step): batch delete of every \(entity.name)")
+                outcomes = stores.deleteAll(of: entity)
+            }
             let sqlite = try Stores.contents(of: stores.sqlite)
             let memory = try Stores.contents(of: stores.memory)
             guard outcomes[0] == outcomes[1], sqlite == memory else {
@@ -80,6 +86,18 @@ struct MembershipScript {
                 reads[row.id] = read
             }
         }
+    }
+
+    enum Step {
+        case save(StoreChanges, MergePolicy)
+        /// A batch delete of every object of the entity (its delete rules followed).
+        case batchDelete(EntityDescription)
+    }
+
+    mutating func nextStep() -> Step {
+        if chance(0.05) { return .batchDelete(pick(Stores.model.entities)!) }
+        let (changes, policy) = nextSave()
+        return .save(changes, policy)
     }
 
     mutating func nextSave() -> (StoreChanges, MergePolicy) {

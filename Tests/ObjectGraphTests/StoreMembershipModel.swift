@@ -43,10 +43,10 @@ final class MembershipStores {
     let sqlite: SQLiteStore
     let memory = InMemoryStore()
 
-    init() throws {
+    init(model: ObjectModel = MembershipStores.model) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ObjectGraphMembership-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        sqlite = try SQLiteStore(url: directory.appendingPathComponent("store.sqlite"), model: Self.model)
+        sqlite = try SQLiteStore(url: directory.appendingPathComponent("store.sqlite"), model: model)
     }
 
     deinit {
@@ -97,6 +97,24 @@ final class MembershipStores {
     /// Saves `changes` in both stores; the outcomes, described (SQLite's first).
     func save(_ changes: StoreChanges, policy: MergePolicy = .error) -> [[String]] {
         stores.map { lane in Self.describe(outcomeOf: { () throws(ObjectGraphError) in try lane.store.save(changes, policy: policy) }) }
+    }
+
+    /// Runs a batch delete of every object of `entity` in both stores; the outcomes, described
+    /// (SQLite's first).
+    func deleteAll(of entity: EntityDescription) -> [[String]] {
+        let batch = StoreBatch(entity: entity, entities: [entity], condition: nil, change: .delete) { snapshot in
+            try snapshot.rows(of: [entity]).map(\.id)
+        }
+        return stores.map { lane in
+            do {
+                let result = try lane.store.execute(batch)
+                return ["selected \(result.selectedIDs)", "deleted \(result.deletedIDs)"]
+                    + result.updatedRows.map { "updated " + Self.describe($0, toMany: false) + " keys: \(result.changedKeys[$0.id]?.sorted() ?? [])" }
+                    + ["changed keys of \(result.changedKeys.keys.sorted())"]
+            } catch {
+                return ["failed: \(error)"]
+            }
+        }
     }
 
     /// A to-many value as comparable text: a set's members sorted, an ordered one's in order.

@@ -144,4 +144,23 @@ struct StoreMembershipTests {
             }
         }
     }
+
+    @Test("a relationship that is its own inverse reads its pairs one way in both stores, as SQLite's one join table does")
+    func ownInverseReadsOneWay() throws {
+        let stores = try Stores(model: SQLiteFixture.shapesModel)
+        let person = SQLiteFixture.shapesModel.entity(named: "Person")!
+        let friends = person.property(named: "friends")!
+        let (ann, bob) = (ObjectID(entity: person, primaryKey: 1), ObjectID(entity: person, primaryKey: 2))
+        func row(_ id: ObjectID) -> StoredRow {
+            StoredRow(id: id, version: 1, slots: person.properties.map { $0.relationship?.emptyValue ?? .string("") })
+        }
+        try insert(stores, [row(ann), row(bob)])
+        for (name, store) in stores.stores {
+            let base = try #require(try store.row(for: ann))
+            let update = RowUpdate(id: ann, baseVersion: base.version, changes: [friends.index: .objects([bob])], committed: base.slots)
+            _ = try store.save(StoreChanges(updated: [update]), policy: .error)
+            #expect(try store.targets(of: ann, relationship: friends) == [bob], "\(name)")
+            #expect(try store.targets(of: bob, relationship: friends) == [], "\(name)")
+        }
+    }
 }

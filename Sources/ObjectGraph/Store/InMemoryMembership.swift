@@ -38,8 +38,8 @@ struct InMemoryMembership {
     /// to-one key, or a pair. (A one-to-many's derived side is not listed: a member leaves it
     /// through its own key.)
     private var holders: [ObjectID: Set<Side>] = [:]
-    /// The rank of each member a list placed, per ordered relationship.
-    private var ranks: [Side: [ObjectID: Int]] = [:]
+    /// The members a list placed, per ordered relationship.
+    private var rankings: [Side: Ranking] = [:]
     /// The members of ordered relationships in order, as last read; dropped when they change.
     private var orderCache: [Side: [ObjectID]] = [:]
 
@@ -47,19 +47,20 @@ struct InMemoryMembership {
 
     /// The members of `side`, in order for an ordered relationship: ranked members by rank,
     /// then the others by key, as SQLite reads its order table. An order is kept until the
-    /// relationship changes, so that reading it again costs a copy, not a sort.
+    /// relationship changes, so that reading it again costs a copy; working it out costs a
+    /// pass over the members (and a sort of the unranked ones only).
     mutating func members(of side: Side) -> [ObjectID] {
         guard let members = members[side], !members.isEmpty else { return [] }
         guard Self.relationship(of: side).isOrdered else { return Array(members) }
         if let order = orderCache[side] { return order }
-        let ranks = ranks[side] ?? [:]
-        let order = members.sorted { lhs, rhs in
-            switch (ranks[lhs], ranks[rhs]) {
-            case let (left?, right?): left < right
-            case (.some, nil): true
-            case (nil, .some): false
-            case (nil, nil): lhs.primaryKey < rhs.primaryKey
-            }
+        var order: [ObjectID] = []
+        order.reserveCapacity(members.count)
+        let ranking = rankings[side]
+        if let ranking {
+            for member in ranking.list where ranking.isRanked(member) && members.contains(member) { order.append(member) }
+        }
+        if order.count < members.count {
+            order += members.filter { !(ranking?.isRanked($0) ?? false) }.sorted { $0.primaryKey < $1.primaryKey }
         }
         orderCache[side] = order
         return order
@@ -119,10 +120,7 @@ struct InMemoryMembership {
         let listed = Set(order)
         var final = order.filter { holds(side, $0) }
         final += now.filter { !listed.contains($0) }
-        var placed: [ObjectID: Int] = [:]
-        placed.reserveCapacity(final.count)
-        for (rank, member) in final.enumerated() { placed[member] = rank }
-        ranks[side] = placed.isEmpty ? nil : placed
+        rankings[side] = final.isEmpty ? nil : Ranking(list: final)
         orderCache[side] = nil
     }
 
@@ -136,7 +134,7 @@ struct InMemoryMembership {
                 for target in members[side] ?? [] { setPair(id, slot: slot, target, present: false, log: &log) }
             }
             members[side] = nil
-            ranks[side] = nil
+            rankings[side] = nil
             orderCache[side] = nil
         }
         holders[id] = nil
@@ -157,8 +155,8 @@ struct InMemoryMembership {
     /// their rank (one that came back in the same save has none either, as in SQLite).
     mutating func settle(_ log: Log) {
         for (side, member) in log.left {
-            ranks[side]?[member] = nil
-            if ranks[side]?.isEmpty ?? false { ranks[side] = nil }
+            rankings[side]?.unrank(member)
+            if rankings[side]?.isEmpty ?? false { rankings[side] = nil }
             orderCache[side] = nil
         }
     }
@@ -167,7 +165,7 @@ struct InMemoryMembership {
 
     private mutating func setMember(_ member: ObjectID, of side: Side, present: Bool, log: inout Log) {
         guard Self.set(&members, side, member, present: present) else { return }
-        if !present, ranks[side]?[member] != nil { log.left.append((side, member)) }
+        if !present, rankings[side]?.isRanked(member) ?? false { log.left.append((side, member)) }
         orderCache[side] = nil
         log.changes.append(.member(side, member, added: present))
     }
@@ -194,5 +192,27 @@ struct InMemoryMembership {
     static func isDerived(_ side: Side) -> Bool {
         let relationship = relationship(of: side)
         return relationship.isToMany && relationship.inverseIndex != nil && !relationship.inverseIsToMany
+    }
+}
+
+/// The members a list placed in one ordered relationship, in its order (SQLite's order table).
+/// A member that leaves is unranked at once; ``list`` keeps it until enough have left for
+/// compacting to pay, so that a leave costs O(1).
+private struct Ranking {
+    private(set) var list: [ObjectID]
+    private var ranked: Set<ObjectID>
+
+    init(list: [ObjectID]) {
+        self.list = list
+        ranked = Set(list)
+    }
+
+    var isEmpty: Bool { ranked.isEmpty }
+
+    func isRanked(_ member: ObjectID) -> Bool { ranked.contains(member) }
+
+    mutating func unrank(_ member: ObjectID) {
+        guard ranked.remove(member) != nil, list.count > 2 * ranked.count + 16 else { return }
+        list.removeAll { !ranked.contains($0) }
     }
 }
