@@ -25,6 +25,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// The relationships whose delete rule is ``DeleteRule/deny``, by slot: a delete of an
     /// object of the entity is checked against them.
     let denyingSlots: [Int]
+    /// The slots of the to-many relationships.
+    let toManySlots: [Int]
     let objectClass: ManagedObject.Type
     /// What reflection found in ``objectClass``, handed to each object that enters a context.
     let layout: ClassLayout
@@ -51,6 +53,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.indexes = indexes
         uniquenessConstraints = indexes.filter(\.isUnique)
         denyingSlots = properties.filter { $0.relationship?.deleteRule == .deny }.map(\.index)
+        toManySlots = properties.filter { $0.relationship?.isToMany ?? false }.map(\.index)
         self.superentityName = superentityName
         self.originalName = originalName
         self.rootName = rootName

@@ -10,7 +10,7 @@ extension InMemoryStore {
     /// SQLite transaction.
     func execute(_ batch: StoreBatch) throws -> StoreBatchResult {
         for _ in 0..<Self.batchAttempts {
-            let (snapshot, seen) = lock.withLock { (InMemoryStore(copying: tables), generation) }
+            let (snapshot, seen) = lock.withLock { (InMemoryStore(copying: tables, membership: membership), generation) }
             let selected = try batch.matchInMemory(snapshot).sorted()
             lock.lock()
             defer { lock.unlock() }
@@ -27,10 +27,12 @@ extension InMemoryStore {
         throw ObjectGraphError.storeBusy(path: path)
     }
 
-    /// A store holding `tables` (the keys and uniqueness index are not needed to read).
-    private convenience init(copying tables: [String: [Int64: StoredRow]]) {
+    /// A store holding `tables` and `membership` (the keys and uniqueness index are not needed
+    /// to read).
+    private convenience init(copying tables: [String: [Int64: StoredRow]], membership: InMemoryMembership) {
         self.init()
         self.tables = tables
+        self.membership = membership
     }
 
     /// Called with the lock held.
@@ -50,7 +52,8 @@ extension InMemoryStore {
             result.updatedRows.append(row)
             replaced.append(current)
         }
-        try checkUniqueness(StoreChanges(), writes: result.updatedRows, replaced: replaced)
+        try stageUniqueness(StoreChanges(), writes: result.updatedRows, replaced: replaced)
+        uniqueIndex.commit()
         let names = Set(values.keys.map { entity.properties[$0].name })
         for row in result.updatedRows {
             tables[row.id.entity.rootName]?[row.id.primaryKey] = row
@@ -60,20 +63,19 @@ extension InMemoryStore {
         return result
     }
 
-    /// Deletes the rows, following each relationship's delete rule as a context does; called
-    /// with the lock held.
+    /// Deletes the rows, following each relationship's delete rule as a context does, as
+    /// SQLiteStore+Batch.swift does; called with the lock held.
     private func delete(_ selected: [ObjectID]) throws(ObjectGraphError) -> StoreBatchResult {
-        func row(_ id: ObjectID) -> StoredRow? { tables[id.entity.rootName]?[id.primaryKey] }
         var result = StoreBatchResult()
-        result.selectedIDs = selected.filter { row($0) != nil }
+        result.selectedIDs = selected.filter(rowExists)
         var deleted = Set(result.selectedIDs)
         var reached = result.selectedIDs
         while !reached.isEmpty {
             var next: [ObjectID] = []
             for id in reached {
-                guard let owner = row(id) else { continue }
+                guard let owner = storedRow(id) else { continue }
                 for property in id.entity.properties where property.relationship?.deleteRule == .cascade {
-                    for target in Self.targets(owner.slots[property.index]) where row(target) != nil && deleted.insert(target).inserted {
+                    for target in targets(of: owner, property) where rowExists(target) && deleted.insert(target).inserted {
                         next.append(target)
                     }
                 }
@@ -81,61 +83,61 @@ extension InMemoryStore {
             reached = next
         }
 
-        let denied = deniedDeletes(deleted.sorted(), bases: [:], saving: StoreChanges(), writes: [])
+        let denied = deniedDeletes(deleted.sorted(), bases: [:], gone: deleted)
         guard denied.isEmpty else { throw .deleteDenied(denied) }
 
-        var survivors: [ObjectID: StoredRow] = [:]
+        // What `nullify` changes in the rows that stay: the objects pointing back lose the
+        // deleted one (a to-one inverse is cleared; a to-many one loses it with its pair or row).
+        var cleared: [ObjectID: StoredRow] = [:]
         for id in deleted.sorted() {
-            guard let owner = row(id) else { continue }
+            guard let owner = storedRow(id) else { continue }
             for property in id.entity.properties {
                 guard let relationship = property.relationship, relationship.deleteRule == .nullify,
                       let inverseIndex = relationship.inverseIndex else { continue }
-                for target in Self.targets(owner.slots[property.index]) where !deleted.contains(target) {
-                    guard var survivor = survivors[target] ?? row(target) else { continue }
-                    switch survivor.slots[inverseIndex] {
-                    case .object(id):
+                for target in targets(of: owner, property) where !deleted.contains(target) {
+                    guard var survivor = cleared[target] ?? storedRow(target) else { continue }
+                    if !relationship.inverseIsToMany {
+                        // A to-one inverse counts only when it points back.
+                        guard survivor.slots[inverseIndex] == .object(id) else { continue }
                         survivor.slots[inverseIndex] = .null
-                    case let value:
-                        guard let without = value.removingMembers([id]) else { continue }
-                        survivor.slots[inverseIndex] = without
+                        cleared[target] = survivor
                     }
-                    survivors[target] = survivor
                     result.changedKeys[target, default: []].insert(target.entity.properties[inverseIndex].name)
                 }
             }
         }
-        let changed = survivors.values.sorted { $0.id < $1.id }
+        let changed = cleared.values.sorted { $0.id < $1.id }
         var changes = StoreChanges()
         changes.deleted = deleted.sorted()
-        try checkUniqueness(changes, writes: changed, replaced: changed.compactMap { row($0.id) })
-        for id in changes.deleted { tables[id.entity.rootName]?[id.primaryKey] = nil }
-        for var survivor in changed {
-            survivor.version += 1
-            tables[survivor.id.entity.rootName]?[survivor.id.primaryKey] = survivor
-            result.updatedRows.append(survivor)
-        }
+        try stageUniqueness(changes, writes: changed, replaced: changed.compactMap { storedRow($0.id) })
+        uniqueIndex.commit()
+        var log = InMemoryMembership.Log()
+        for row in changed { write(row, id: row.id, log: &log) }
         // Links no delete rule reaches (a relationship without an inverse, `noAction`): no row
         // may point at a deleted one, as after a save.
-        var unlinked = StoreSaveResult()
-        removeLinks(to: deleted, saved: StoreChanges(), into: &unlinked)
-        if !unlinked.detached.isEmpty {
-            for (id, detached) in unlinked.detached {
-                result.updatedRows.removeAll { $0.id == id }
-                result.updatedRows.append(detached.row)
-                result.changedKeys[id, default: []].formUnion(detached.keys)
-            }
-            result.updatedRows.sort { $0.id < $1.id }
+        var unlinked: [ObjectID: Set<String>] = [:]
+        removeLinks(to: deleted, changedKeys: &unlinked, log: &log)
+        for (id, keys) in unlinked where !deleted.contains(id) { result.changedKeys[id, default: []].formUnion(keys) }
+        for id in changes.deleted {
+            write(nil, id: id, log: &log)
+            membership.forgetOwner(id, log: &log)
+        }
+        membership.settle(log)
+        for id in result.changedKeys.keys.sorted() {
+            guard var row = storedRow(id) else { continue }
+            row.version += 1
+            tables[id.entity.rootName]?[id.primaryKey] = row
+            result.updatedRows.append(row)
         }
         result.deletedIDs = changes.deleted
         return result
     }
 
-    private static func targets(_ value: PropertyValue) -> [ObjectID] {
-        switch value {
-        case .object(let id): [id]
-        case .objects(let ids): ids.sorted()
-        case .orderedObjects(let ids): ids
-        default: []
-        }
+    /// The objects `property` of `row` holds, as the batch's rules follow them: a to-one's
+    /// target, a to-many's members (in key order, so that the batch is deterministic).
+    private func targets(of row: StoredRow, _ property: PropertyDescription) -> [ObjectID] {
+        guard let relationship = property.relationship else { return [] }
+        guard relationship.isToMany else { return row.slots[property.index].objectIDs.sorted() }
+        return membership.members(of: .init(owner: row.id, slot: property.index)).sorted()
     }
 }

@@ -64,6 +64,18 @@ extension SQLiteStore {
         }
     }
 
+    /// Forgets `member`'s place in `owner`'s ordered relationship at `slot` (if it is one) as it
+    /// leaves — its key moves away, or its pair goes — so that if it comes back without a list
+    /// placing it (by its key, or from the other side of a pair) it comes last, as every member
+    /// no list placed does, not at its old place.
+    func dropPosition(of member: ObjectID, in owner: ObjectID, slot: Int, connection: SQLiteConnection) throws(ObjectGraphError) {
+        guard let access = try mapping(for: owner.entity).orders[slot] else { return }
+        let delete = try connection.statement(access.delete)
+        try delete.bind(owner.primaryKey, at: 1)
+        try delete.bind(member.primaryKey, at: 2)
+        try delete.run()
+    }
+
     /// Writes `order` as the order of `owner`'s members, keeping to the members it has now;
     /// the rows of members in `before` that left are removed.
     private func writeOrder(

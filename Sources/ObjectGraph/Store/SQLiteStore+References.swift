@@ -32,43 +32,32 @@ extension SQLiteStore {
         return plan
     }
 
-    /// Before the updates are written: the objects that lose a member because an update moves
-    /// a key (a to-one with a to-many inverse) away from them although the saving context read
-    /// another value — the store's value was saved elsewhere meanwhile. Their to-many
-    /// relationship changes without their row changing; the caller reports them.
-    func formerTargetsOfMovedKeys(_ updates: [RowUpdate], connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID: Set<String>] {
+    /// Before the updates are written: the owners an update moves a key away from although the
+    /// saving context read another value (see ``PersistentStore/formerOwners(of:current:write:)``).
+    /// Their to-many relationship changes without their row changing; the caller reports them.
+    func formerTargetsOfMovedKeys(_ updates: [RowUpdate], policy: MergePolicy, connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID: Set<String>] {
         var owners: [ObjectID: Set<String>] = [:]
         for update in updates {
-            let moved = update.changes.keys.filter { slot in
+            let movesKey = update.changes.keys.contains { slot in
                 guard let relationship = update.id.entity.properties[slot].relationship else { return false }
-                return !relationship.isToMany && relationship.inverseIsToMany && relationship.inverseName != nil
+                return !relationship.isToMany && relationship.inverseIsToMany
             }
-            guard !moved.isEmpty, let current = try storedRow(for: update.id, mapping: mapping(for: update.id.entity), on: connection) else { continue }
-            for slot in moved {
-                guard case .object(let former) = current.slots[slot], current.slots[slot] != update.committed[slot],
-                      current.slots[slot] != update.changes[slot],
-                      let inverse = update.id.entity.properties[slot].relationship?.inverseName else { continue }
-                owners[former, default: []].insert(inverse)
+            guard movesKey, let current = try storedRow(for: update.id, mapping: mapping(for: update.id.entity), on: connection) else { continue }
+            for (owner, key) in formerOwners(of: update, current: current, write: resolve(update, current: current, policy: policy).write) {
+                owners[owner, default: []].insert(key)
             }
         }
         return owners
     }
 
-    /// Before the rows go: the objects whose to-many relationship holds a deleted object through
-    /// that object's own key (a to-one with a to-many inverse), with the inverse's name. Nothing
-    /// in their rows changes, but their relationship does.
+    /// Before the rows go: the owners whose to-many relationship holds a deleted object through
+    /// that object's own key (see ``PersistentStore/ownersThroughKeys(of:)``). Nothing in their
+    /// rows changes, but their relationship does.
     func ownersThroughKeys(of deletes: [ObjectID], connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID: Set<String>] {
         var owners: [ObjectID: Set<String>] = [:]
         for id in deletes {
-            let toOneWithToManyInverse = id.entity.properties.filter { property in
-                guard let relationship = property.relationship else { return false }
-                return !relationship.isToMany && relationship.inverseIsToMany && relationship.inverseName != nil
-            }
-            guard !toOneWithToManyInverse.isEmpty, let row = try storedRow(for: id, mapping: mapping(for: id.entity), on: connection) else { continue }
-            for property in toOneWithToManyInverse {
-                guard case .object(let target) = row.slots[property.index], let inverse = property.relationship?.inverseName else { continue }
-                owners[target, default: []].insert(inverse)
-            }
+            guard let row = try storedRow(for: id, mapping: mapping(for: id.entity), on: connection) else { continue }
+            for (owner, key) in ownersThroughKeys(of: row) { owners[owner, default: []].insert(key) }
         }
         return owners
     }

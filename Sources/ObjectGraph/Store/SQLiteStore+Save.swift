@@ -22,7 +22,7 @@ extension SQLiteStore {
             // uniqueness constraint are free for the updates and inserts.
             let orderBases = try orderBases(of: changes.updated, connection: connection)
             let deletes = try resolveDeletes(changes, policy: policy, connection: connection)
-            var owners = try formerTargetsOfMovedKeys(changes.updated, connection: connection)
+            var owners = try formerTargetsOfMovedKeys(changes.updated, policy: policy, connection: connection)
             owners.merge(try ownersThroughKeys(of: deletes.perform, connection: connection)) { $0.union($1) }
             try writeDeletes(deletes.perform, connection: connection)
             var refreshedIDs: [ObjectID]
@@ -58,6 +58,8 @@ extension SQLiteStore {
     private struct PlannedUpdate {
         let update: RowUpdate
         let mapping: EntityMapping
+        /// The row as stored before the update, and as the update leaves it.
+        let current: StoredRow
         let row: StoredRow
         let write: [Int: PropertyValue]
         let refresh: Bool
@@ -90,7 +92,7 @@ extension SQLiteStore {
             for (slot, value) in write where mapping.toMany[slot] == nil { row.slots[slot] = value }
             row.version = current.version + 1
             let changesUnique = mapping.uniqueSlots.contains { row.slots[$0] != current.slots[$0] }
-            planned.append(PlannedUpdate(update: update, mapping: mapping, row: row, write: write, refresh: refresh, changesUniqueValues: changesUnique))
+            planned.append(PlannedUpdate(update: update, mapping: mapping, current: current, row: row, write: write, refresh: refresh, changesUniqueValues: changesUnique))
         }
         guard conflicts.isEmpty else { throw .mergeConflict(conflicts) }
 
@@ -114,10 +116,14 @@ extension SQLiteStore {
                 continue
             }
             for (slot, value) in plan.write {
+                if case .object(let former) = plan.current.slots[slot], value != plan.current.slots[slot],
+                   let relationship = row.id.entity.properties[slot].relationship, relationship.inverseIsToMany, let inverse = relationship.inverseIndex {
+                    try dropPosition(of: row.id, in: former, slot: inverse, connection: connection)
+                }
                 guard case .joinTable(let join)? = plan.mapping.toMany[slot], value.isToManyValue else { continue }
                 let targets = value.objectIDs
                 let committed = plan.update.committed.indices.contains(slot) ? plan.update.committed[slot] : .unloaded
-                try writePairs(of: row.id, join: join, committed: committed, new: targets, connection: connection)
+                try writePairs(of: row.id, slot: slot, join: join, committed: committed, new: targets, connection: connection)
             }
             result.versions[row.id] = row.version
             if plan.refresh { refreshedIDs.append(row.id) }
@@ -161,14 +167,23 @@ extension SQLiteStore {
     /// Applies a to-many change to its join table as additions and removals relative to what
     /// the context read — the same merge as ``ToManyMerge/merged(current:committed:new:)``,
     /// done in SQL so that pairs another context added or removed meanwhile stay as they are.
+    /// A removed pair takes its places in ordered sides with it (see ``dropPosition(of:in:slot:connection:)``).
     private func writePairs(
-        of owner: ObjectID, join: JoinTableAccess, committed: PropertyValue, new: Set<ObjectID>, connection: SQLiteConnection
+        of owner: ObjectID, slot: Int, join: JoinTableAccess, committed: PropertyValue, new: Set<ObjectID>, connection: SQLiteConnection
     ) throws(ObjectGraphError) {
         let before = committed.objectIDs
         let added = new.subtracting(before)
         let removed = before.subtracting(new)
         if !added.isEmpty { try runPairs(join.insert, owner: owner, targets: added, connection: connection) }
-        if !removed.isEmpty { try runPairs(join.delete, owner: owner, targets: removed, connection: connection) }
+        guard !removed.isEmpty else { return }
+        try runPairs(join.delete, owner: owner, targets: removed, connection: connection)
+        let property = owner.entity.properties[slot]
+        for target in removed {
+            try dropPosition(of: target, in: owner, slot: slot, connection: connection)
+            if let inverse = property.mirroredSlot(owner: owner, target: target) {
+                try dropPosition(of: owner, in: target, slot: inverse, connection: connection)
+            }
+        }
     }
 
     private func runPairs(_ sql: String, owner: ObjectID, targets: Set<ObjectID>, connection: SQLiteConnection) throws(ObjectGraphError) {
