@@ -170,10 +170,11 @@ def main(path):
         "≤ 3× raw SQLite", lambda o, p: o / p <= 3)
     row(f"D4 Q1 on the view context while a background context saves 100,000 inserts (per query)", "D4 Streams", "D4 idle",
         "Q1 with no save running", "not slowed by more than 2×", lambda o, p: o / p <= 2, per=500)
-    row("T1 fetch 100,000 objects and read an enum and a small Codable attribute of each (SQLite)", "T1 Streams", "T1 raw columns",
+    row("T1 fetch 100,000 objects with an enum and a small Codable attribute (SQLite)", "T1fetch Streams", "T1fetch raw columns",
         "raw Int and String columns", "within 1.5× of raw Int and String columns", lambda o, p: o / p <= 1.5, 100_000)
-    row("T1 (the fetch alone)", "T1fetch Streams", "T1fetch raw columns", "raw Int and String columns",
-        "within 1.5× of raw Int and String columns", lambda o, p: o / p <= 1.5, 100_000)
+    row("T1 and read both attributes of each (every Codable value decoded; the raw String only counted)", "T1 Streams",
+        "T1 raw columns", "raw Int and String columns", "within 1.5× of raw Int and String columns", lambda o, p: o / p <= 1.5,
+        100_000)
 
     print("# Benchmark results\n")
     print(f"Run on {datetime.date.today().isoformat()}; machine: {machine()}.")

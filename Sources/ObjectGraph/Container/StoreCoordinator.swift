@@ -21,15 +21,19 @@ final class StoreCoordinator: @unchecked Sendable {
         self.store = store
     }
 
-    /// Adds `context` to the contexts that merge saves; returns the number of the latest save,
-    /// which the context has no need to merge (it reads the store as it is now).
-    func register(_ context: ManagedObjectContext) -> UInt64 {
+    /// Adds `context` to the contexts that merge saves, starting after the latest save, which
+    /// the context has no need to merge (it reads the store as it is now).
+    ///
+    /// The starting number is set here, before the context is listed and with the list locked:
+    /// a save's broadcast can reach the context as soon as it is listed, and its merge must
+    /// find the number already there (set later, it would undo that merge's progress).
+    func register(_ context: ManagedObjectContext) {
         lock.withLock {
             contexts.removeAll { $0.context == nil }
-            contexts.append(WeakContext(context: context))
             // Read with the list locked: a save numbered after this is broadcast to the list
             // read after its number was taken, which includes this context.
-            return lastSequence.load(ordering: .sequentiallyConsistent)
+            context.mergedSequence = lastSequence.load(ordering: .sequentiallyConsistent)
+            contexts.append(WeakContext(context: context))
         }
     }
 

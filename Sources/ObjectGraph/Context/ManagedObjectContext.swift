@@ -76,7 +76,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var keylessLinks: [KeylessLink] = []
     /// How many objects merges have materialised for observers (the context did not hold them).
     @exclusivity(unchecked) var objectsBroughtIn = 0
-    /// Every save numbered up to this one has been merged here, or was this context's own.
+    /// Every save numbered up to this one has been merged here, was this context's own, or came
+    /// before it was made (``StoreCoordinator/register(_:)`` sets the start).
     @exclusivity(unchecked) var mergedSequence: UInt64 = 0
     /// Saves of siblings that arrived before an earlier one (see ``StoreCoordinator/save``).
     @exclusivity(unchecked) var waitingSaves: [UInt64: DidSave] = [:]
@@ -95,7 +96,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         self.queue = queue
         self.coordinator = coordinator
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-        mergedSequence = coordinator.register(self)
+        coordinator.register(self)
     }
 
     /// The model of the store.
