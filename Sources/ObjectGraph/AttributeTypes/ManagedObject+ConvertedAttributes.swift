@@ -8,16 +8,19 @@ extension ManagedObject {
     /// context reports it: the next `save()` throws ``ObjectGraphError/undecodableValues(path:values:)``
     /// naming the object, the property and the value. (Opening a file and fetching rows find
     /// the values a changed type cannot read before any object is made; see `Docs/Modeling.md`.)
+    ///
+    /// `initial` is asked for only in those two cases: the wrapper's initial value is behind a
+    /// key path, which costs more to follow than a small value costs to decode.
     @usableFromInline
-    func convertedAttribute<Value>(at slot: Int, initial: Value) -> Value {
+    func convertedAttribute<Value>(at slot: Int, initial: @autoclosure () -> Value) -> Value {
         let stored = slots[slot]
-        if stored == .null { return initial }
+        if stored == .null { return initial() }
         do throws(AttributeCodingError) {
             if let reader = layout.attributeReader(at: slot, as: Value.self) { return try reader.read(stored) }
             return try AttributeCoding.value(from: stored, as: Value.self)
         } catch {
             managedObjectContext?.noteUnreadable(self, slot: slot, type: "\(Value.self)", reason: error.description)
-            return initial
+            return initial()
         }
     }
 

@@ -91,6 +91,29 @@ struct AttributeTypesJSONTapeTests {
         init(from decoder: any Decoder) throws { self.decoder = decoder }
     }
 
+    /// Parses `json` and keeps the tape as the thread's spare; its identity.
+    private func parseAndKeep(_ json: String) throws -> ObjectIdentifier {
+        var tape = try #require(JSONTape.parse(json))
+        let identity = ObjectIdentifier(tape)
+        SpareTape.keep(&tape)
+        return identity
+    }
+
+    @Test("a thread's spare tape holds its next document, unless something still holds the tape")
+    func spareTapes() throws {
+        let first = try parseAndKeep(#"{"x":1,"y":2}"#)
+        var second = try #require(JSONTape.parse(#"{"x":3,"y":4}"#))
+        #expect(ObjectIdentifier(second) == first, "the spare holds the next document")
+        let held = second
+        SpareTape.keep(&second)
+        let third = try #require(JSONTape.parse(#"{"x":5,"y":6}"#))
+        #expect(ObjectIdentifier(third) != first, "a tape held elsewhere is not a spare")
+        #expect(held.text(at: 1) == "x" && held.node(2).payload == 3, "the held tape still holds its own document")
+        let small = try parseAndKeep("[1]")
+        _ = try parseAndKeep("[" + Array(repeating: "1", count: 10_000).joined(separator: ",") + "]")
+        #expect(try parseAndKeep("[2]") == small, "a large tape does not replace the spare")
+    }
+
     @Test("a decoder an init(from:) keeps still reads its own document after other values are decoded")
     func keptDecodersKeepTheirDocument() throws {
         let keeper = try JSONTapeDecoder.decode(Keeper.self, from: #"{"a":41}"#)

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// A container's node is followed by its contents, an object's as key and value nodes in turn,
 /// and records where its contents end, so that a lookup skips a member's value without reading
-/// it. One allocation a document, its nodes stored after the text's reference; decoders and
+/// it. One allocation a document at most, its nodes stored after the text's reference (none once
+/// the thread has a spare tape, see ``SpareTape``); decoders and
 /// containers share the tape by reference, which keeps them small enough for an existential's
 /// inline buffer.
 final class JSONTape: ManagedBuffer<JSONTape.Header, JSONTape.Node> {
@@ -30,11 +31,19 @@ final class JSONTape: ManagedBuffer<JSONTape.Header, JSONTape.Node> {
 
     struct Header {
         /// The text, in contiguous UTF-8.
-        let text: String
-        let count: Int
+        var text: String
+        /// The nodes written.
+        var count: Int
+        /// The nodes there is room for.
+        let capacity: Int
     }
 
-    /// The tape of `text`, or `nil` when it falls outside the subset above.
+    /// The nodes there is room for.
+    var nodeCapacity: Int { withUnsafeMutablePointerToHeader { $0.pointee.capacity } }
+
+    /// The tape of `text`, or `nil` when it falls outside the subset above. The thread's spare
+    /// tape holds it if it is large enough (see ``SpareTape``); hand the tape back with
+    /// ``SpareTape/keep(_:)`` once decoded.
     static func parse(_ text: String) -> JSONTape? {
         var text = text
         text.makeContiguousUTF8()
@@ -42,16 +51,30 @@ final class JSONTape: ManagedBuffer<JSONTape.Header, JSONTape.Node> {
         guard byteCount < Int(Int32.max) else { return nil }
         // Every node but the last takes two bytes at least (a value and a separator).
         let capacity = byteCount / 2 + 2
-        return withUnsafeTemporaryAllocation(of: Node.self, capacity: capacity) { scratch -> JSONTape? in
-            var parser = Parser(nodes: scratch)
-            let parsed = text.utf8.withContiguousStorageIfAvailable { bytes in
+        var tape = SpareTape.take(capacity: capacity)
+            ?? unsafeDowncast(create(minimumCapacity: capacity) { _ in Header(text: "", count: 0, capacity: capacity) }, to: JSONTape.self)
+        let parsed = tape.withUnsafeMutablePointers { header, nodes -> Bool in
+            var parser = Parser(nodes: UnsafeMutableBufferPointer(start: nodes, count: header.pointee.capacity))
+            let complete = text.utf8.withContiguousStorageIfAvailable { bytes in
                 parser.parseValue(bytes, at: 0, depth: 0).map { parser.skipWhitespace(bytes, from: $0) == bytes.count } ?? false
             }
-            guard parsed == true else { return nil }
-            let count = parser.count
-            let tape = unsafeDowncast(create(minimumCapacity: count) { _ in Header(text: text, count: count) }, to: JSONTape.self)
-            tape.withUnsafeMutablePointerToElements { $0.initialize(from: scratch.baseAddress!, count: count) }
-            return tape
+            guard complete == true else { return false }
+            header.pointee.count = parser.count
+            header.pointee.text = text
+            return true
+        }
+        guard parsed else {
+            SpareTape.keep(&tape)
+            return nil
+        }
+        return tape
+    }
+
+    /// Forgets the text (a spare tape keeps no value alive) and the nodes.
+    func clear() {
+        withUnsafeMutablePointerToHeader {
+            $0.pointee.text = ""
+            $0.pointee.count = 0
         }
     }
 

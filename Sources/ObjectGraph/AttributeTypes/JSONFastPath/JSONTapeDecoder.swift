@@ -22,12 +22,16 @@ struct JSONTapeDecoder: Decoder {
 
     /// `json` decoded as `Value`; throws when `JSONDecoder` must decide.
     static func decode<Value: Decodable>(_ type: Value.Type, from json: String) throws(Unanswered) -> Value {
-        guard let tape = JSONTape.parse(json) else { throw Unanswered() }
+        guard var tape = JSONTape.parse(json) else { throw Unanswered() }
+        let value: Value
         do {
-            return try JSONTapeDecoder(tape: tape, index: 0, codingPath: []).value(Value.self)
+            value = try JSONTapeDecoder(tape: tape, index: 0, codingPath: []).value(Value.self)
         } catch {
+            SpareTape.keep(&tape)
             throw Unanswered()
         }
+        SpareTape.keep(&tape)
+        return value
     }
 
     /// The node decoded as `T`: the primitives read directly, other types through `init(from:)`.
