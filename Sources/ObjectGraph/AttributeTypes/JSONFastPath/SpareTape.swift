@@ -11,8 +11,9 @@ import Musl
 /// decoded is kept, and the thread's next parse writes over it. Per thread, so that taking and
 /// keeping need no lock; a decode takes and keeps on the thread it runs on.
 enum SpareTape {
-    /// Tapes of large documents are not kept: one would hold its memory as long as its thread.
-    private static let maximumCapacity = 4_096
+    /// Tapes of large documents (over about 1 KB of JSON) are not kept: one would hold its
+    /// memory as long as its thread.
+    private static let maximumCapacity = 512
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
