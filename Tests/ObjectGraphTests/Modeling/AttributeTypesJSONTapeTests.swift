@@ -91,6 +91,66 @@ struct AttributeTypesJSONTapeTests {
         init(from decoder: any Decoder) throws { self.decoder = decoder }
     }
 
+    /// A type that swallows errors: every value it cannot decode becomes a default.
+    struct Lenient: Decodable, Equatable {
+        enum Key: String, CodingKey { case n, when, big }
+        var n: Double
+        var when: Date?
+        var big: Int128?
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            when = try? container.decode(Date.self, forKey: .when)
+            n = (try? container.decode(Double.self, forKey: .n)) ?? -1
+            big = try? container.decode(Int128.self, forKey: .big)
+        }
+    }
+
+    /// Records the type of the error that ends an array read past its end.
+    struct ErrorRecorder: Decodable, Equatable {
+        var first: Int
+        var error: String
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            first = try container.decode(Int.self)
+            do {
+                _ = try container.decodeNil()
+                error = "none"
+            } catch let thrown {
+                error = "\(type(of: thrown))"
+            }
+        }
+    }
+
+    /// What `AttributeCoding.decode` (the shortcut, then JSONDecoder) and JSONDecoder alone give.
+    private func bothWays<T: Decodable & Equatable>(_ type: T.Type, _ json: String) -> (T?, T?) {
+        (try? AttributeCoding.decode(T.self, from: json), try? AttributeCoding.decoder.decode(T.self, from: Data(json.utf8)))
+    }
+
+    @Test("a type that catches the errors the shortcut throws still gets JSONDecoder's value")
+    func swallowedErrorsGoToJSONDecoder() {
+        let lenient = bothWays(Lenient.self, #"{"n":9007199254740993,"when":0,"big":5}"#)
+        #expect(lenient.0 == lenient.1)
+        #expect(lenient.1?.when != nil && lenient.1?.big == 5, "JSONDecoder reads the date and the Int128")
+        let recorder = bothWays(ErrorRecorder.self, "[1]")
+        #expect(recorder.0 == recorder.1)
+    }
+
+    @Test("keys that differ in bytes but not in meaning (NFC, NFD) are matched as JSONDecoder matches them")
+    func canonicallyEquivalentKeys() {
+        let duplicate = bothWays([String: Int].self, "{\"\u{E9}\":1,\"e\u{301}\":2}")
+        #expect(duplicate.0 == duplicate.1)
+        struct Cafe: Decodable, Equatable {
+            enum Key: String, CodingKey { case cafe = "caf\u{E9}" }
+            var value: Int?
+            init(from decoder: any Decoder) throws {
+                value = try decoder.container(keyedBy: Key.self).decodeIfPresent(Int.self, forKey: .cafe)
+            }
+        }
+        let cafe = bothWays(Cafe.self, "{\"cafe\u{301}\":7}")
+        #expect(cafe.0 == cafe.1)
+        #expect(cafe.1?.value == 7)
+    }
+
     /// Parses `json` and keeps the tape as the thread's spare; its identity.
     private func parseAndKeep(_ json: String) throws -> ObjectIdentifier {
         var tape = try #require(JSONTape.parse(json))

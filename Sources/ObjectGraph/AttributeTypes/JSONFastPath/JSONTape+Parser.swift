@@ -120,6 +120,9 @@ extension JSONTape {
                     return append(Node(kind: kind, start: Int32(start + 1), end: Int32(position))) ? position + 1 : nil
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                // Keys are ASCII: `JSONDecoder` compares keys as `String`s, and distinct ASCII
+                // keys are never equal as strings (NFC and NFD spellings of one key would be).
+                if kind == .key, byte >= 0x80 { return nil }
                 position += 1
             }
             return nil

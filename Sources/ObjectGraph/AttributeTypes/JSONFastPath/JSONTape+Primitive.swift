@@ -51,12 +51,12 @@ extension JSONTape {
 
     func bool(at index: Int) throws -> Bool {
         let node = node(index)
-        guard node.kind == .bool else { throw JSONTapeDecoder.Unanswered() }
+        guard node.kind == .bool else { throw decline() }
         return node.payload != 0
     }
 
     func string(at index: Int) throws -> String {
-        guard node(index).kind == .string else { throw JSONTapeDecoder.Unanswered() }
+        guard node(index).kind == .string else { throw decline() }
         return text(at: index)
     }
 
@@ -68,7 +68,7 @@ extension JSONTape {
         case .unsignedInteger: value = I(exactly: UInt64(bitPattern: node.payload))
         default: value = nil
         }
-        guard let value else { throw JSONTapeDecoder.Unanswered() }
+        guard let value else { throw decline() }
         return value
     }
 
@@ -77,7 +77,7 @@ extension JSONTape {
     func floatingPoint<F: BinaryFloatingPoint>(_ type: F.Type, at index: Int) throws -> F {
         let node = node(index)
         let exactLimit = UInt64(1) << (F.significandBitCount + 1)
-        guard node.kind == .integer, node.payload.magnitude <= exactLimit else { throw JSONTapeDecoder.Unanswered() }
+        guard node.kind == .integer, node.payload.magnitude <= exactLimit else { throw decline() }
         return F(node.payload)
     }
 }

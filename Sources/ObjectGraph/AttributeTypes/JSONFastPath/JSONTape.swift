@@ -1,11 +1,11 @@
 import Foundation
 
 /// JSON text parsed into a flat list of nodes, for ``JSONTapeDecoder``: only the part of JSON
-/// whose meaning is beyond doubt — objects without duplicate keys, arrays, `true`, `false`,
-/// `null`, integers written plainly and strings without escapes. Anything else (a fraction or an
-/// exponent, an escape, an integer beyond 64 bits, a key twice in one object, text that is not
-/// JSON) makes ``parse(_:)`` fail, and the caller decodes with `JSONDecoder`, which then decides:
-/// the tape never gives a value `JSONDecoder` would not.
+/// whose meaning is beyond doubt — objects with ASCII keys and no key twice, arrays, `true`,
+/// `false`, `null`, integers written plainly and strings without escapes. Anything else (a
+/// fraction or an exponent, an escape, an integer beyond 64 bits, a key that is not ASCII or is
+/// there twice, text that is not JSON) makes ``parse(_:)`` fail, and the caller decodes with
+/// `JSONDecoder`, which then decides: the tape never gives a value `JSONDecoder` would not.
 ///
 /// A container's node is followed by its contents, an object's as key and value nodes in turn,
 /// and records where its contents end, so that a lookup skips a member's value without reading
@@ -36,6 +36,8 @@ final class JSONTape: ManagedBuffer<JSONTape.Header, JSONTape.Node> {
         var count: Int
         /// The nodes there is room for.
         let capacity: Int
+        /// Whether a request was declined (see ``JSONTape/decline()``).
+        var declined = false
     }
 
     /// The nodes there is room for.
@@ -70,13 +72,26 @@ final class JSONTape: ManagedBuffer<JSONTape.Header, JSONTape.Node> {
         return tape
     }
 
-    /// Forgets the text (a spare tape keeps no value alive) and the nodes.
+    /// Forgets the text (a spare tape keeps no value alive), the nodes and any declined request.
     func clear() {
         withUnsafeMutablePointerToHeader {
             $0.pointee.text = ""
             $0.pointee.count = 0
+            $0.pointee.declined = false
         }
     }
+
+    /// Notes that a request over this tape is left to `JSONDecoder`, and returns the error to
+    /// throw. The note stays: an `init(from:)` may catch the error (`try?`, a default value) and
+    /// finish with a value `JSONDecoder` would not give, so a decode that declined anything is
+    /// decided by `JSONDecoder` whatever it returned.
+    func decline() -> JSONTapeDecoder.Unanswered {
+        withUnsafeMutablePointerToHeader { $0.pointee.declined = true }
+        return JSONTapeDecoder.Unanswered()
+    }
+
+    /// Whether a request over this tape was declined since it was parsed.
+    var hasDeclined: Bool { withUnsafeMutablePointerToHeader { $0.pointee.declined } }
 
     /// The node at `index`.
     func node(_ index: Int) -> Node {
@@ -115,11 +130,18 @@ final class JSONTape: ManagedBuffer<JSONTape.Header, JSONTape.Node> {
     }
 
     /// The value node under `name` in the object at `index`, if there is one (there is at
-    /// most one: see ``parse(_:)``).
+    /// most one: see ``parse(_:)``). Keys are ASCII (see ``Parser``), so bytes decide, except
+    /// for a name that is not ASCII: `JSONDecoder` matches keys as `String`s, and a
+    /// non-ASCII name can equal an ASCII key (U+212A, the Kelvin sign, is "K"), so that lookup
+    /// is declined.
     func value(named name: String, inObjectAt index: Int) -> Int? {
         var name = name
         return name.withUTF8 { utf8 in
-            withBytes { all in
+            if utf8.contains(where: { $0 >= 0x80 }) {
+                _ = decline()
+                return nil
+            }
+            return withBytes { all in
                 var cursor = index + 1
                 let end = Int(node(index).next)
                 while cursor < end {

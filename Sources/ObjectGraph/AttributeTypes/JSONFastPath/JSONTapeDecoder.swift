@@ -9,7 +9,10 @@ import Foundation
 /// value decodes to, nor which error a value that cannot be decoded reports. It leaves to
 /// `JSONDecoder`: the types `JSONDecoder` treats specially (`Date`, `Data`, `URL`, `Decimal`),
 /// numbers with a fraction or an exponent, integers a `Double` (or `Float`) cannot hold exactly,
-/// strings with escapes, duplicate keys, `superDecoder()`, and every type mismatch or missing key.
+/// strings with escapes, keys that are not ASCII, duplicate keys, `Int128` and `UInt128`,
+/// `superDecoder()`, and every type mismatch or missing key. A decode that declined anything is
+/// left to `JSONDecoder` even when `init(from:)` caught the error and returned a value (see
+/// ``JSONTape/decline()``); such an `init(from:)` then runs twice.
 struct JSONTapeDecoder: Decoder {
     /// A request this decoder leaves to `JSONDecoder`.
     struct Unanswered: Error {}
@@ -30,24 +33,28 @@ struct JSONTapeDecoder: Decoder {
             SpareTape.keep(&tape)
             throw Unanswered()
         }
+        // Declined somewhere, and the error caught by `init(from:)`: its value may not be
+        // JSONDecoder's.
+        let declined = tape.hasDeclined
         SpareTape.keep(&tape)
+        if declined { throw Unanswered() }
         return value
     }
 
     /// The node decoded as `T`: the primitives read directly, other types through `init(from:)`.
     func value<T: Decodable>(_ type: T.Type) throws -> T {
         if let primitive = JSONTape.Primitive(T.self) { return try tape.read(primitive, at: index, as: T.self) }
-        if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self { throw Unanswered() }
+        if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self { throw tape.decline() }
         return try T(from: self)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard tape.node(index).kind == .object else { throw Unanswered() }
+        guard tape.node(index).kind == .object else { throw tape.decline() }
         return KeyedDecodingContainer(Keyed<Key>(tape: tape, index: index, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard tape.node(index).kind == .array else { throw Unanswered() }
+        guard tape.node(index).kind == .array else { throw tape.decline() }
         return Unkeyed(tape: tape, index: index, codingPath: codingPath)
     }
 
@@ -77,7 +84,7 @@ struct JSONTapeDecoder: Decoder {
 
         /// The value node under `key`.
         private func node(for key: Key) throws -> Int {
-            guard let node = tape.value(named: key.stringValue, inObjectAt: index) else { throw Unanswered() }
+            guard let node = tape.value(named: key.stringValue, inObjectAt: index) else { throw tape.decline() }
             return node
         }
 
@@ -110,8 +117,10 @@ struct JSONTapeDecoder: Decoder {
             try decoder(for: key).unkeyedContainer()
         }
 
-        func superDecoder() throws -> any Decoder { throw Unanswered() }
-        func superDecoder(forKey key: Key) throws -> any Decoder { throw Unanswered() }
+        func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { throw tape.decline() }
+        func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { throw tape.decline() }
+        func superDecoder() throws -> any Decoder { throw tape.decline() }
+        func superDecoder(forKey key: Key) throws -> any Decoder { throw tape.decline() }
     }
 
     private struct Unkeyed: UnkeyedDecodingContainer {
@@ -141,7 +150,7 @@ struct JSONTapeDecoder: Decoder {
 
         /// `read` of the next element's node, which is consumed only if `read` answers.
         private mutating func next<T>(_ read: (Int) throws -> T) throws -> T {
-            guard !isAtEnd else { throw Unanswered() }
+            guard !isAtEnd else { throw tape.decline() }
             let value = try read(cursor)
             cursor = Int(tape.node(cursor).next)
             currentIndex += 1
@@ -159,7 +168,7 @@ struct JSONTapeDecoder: Decoder {
         }
 
         mutating func decodeNil() throws -> Bool {
-            guard !isAtEnd else { throw Unanswered() }
+            guard !isAtEnd else { throw tape.decline() }
             guard tape.node(cursor).kind == .null else { return false }
             cursor = Int(tape.node(cursor).next)
             currentIndex += 1
@@ -193,7 +202,9 @@ struct JSONTapeDecoder: Decoder {
             try nextDecoder { try $0.unkeyedContainer() }
         }
 
-        mutating func superDecoder() throws -> any Decoder { throw Unanswered() }
+        mutating func decode(_ type: Int128.Type) throws -> Int128 { throw tape.decline() }
+        mutating func decode(_ type: UInt128.Type) throws -> UInt128 { throw tape.decline() }
+        mutating func superDecoder() throws -> any Decoder { throw tape.decline() }
     }
 
     private struct Single: SingleValueDecodingContainer {
@@ -219,6 +230,8 @@ struct JSONTapeDecoder: Decoder {
         func decode(_ type: UInt16.Type) throws -> UInt16 { try read(.uint16) }
         func decode(_ type: UInt32.Type) throws -> UInt32 { try read(.uint32) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try read(.uint64) }
+        func decode(_ type: Int128.Type) throws -> Int128 { throw decoder.tape.decline() }
+        func decode(_ type: UInt128.Type) throws -> UInt128 { throw decoder.tape.decline() }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.value(T.self) }
     }
 }
