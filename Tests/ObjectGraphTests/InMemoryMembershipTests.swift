@@ -43,6 +43,15 @@ struct InMemoryMembershipTests {
         #expect(membership.members(of: Self.queue) == expected + [Self.reels[1], Self.reels[4]])
     }
 
+    @Test("a list that names a member twice keeps its first place and reads it once")
+    func repeatedMemberKeepsItsFirstPlace() {
+        var membership = InMemoryMembership()
+        let three = Array(Self.reels.prefix(3))
+        for reel in three { join(&membership, reel) }
+        membership.writeOrder([three[2], three[0], three[2], three[1]], of: Self.queue)
+        #expect(membership.members(of: Self.queue) == [three[2], three[0], three[1]])
+    }
+
     @Test("a many-to-many pair reads from both sides, and undoing a save's changes takes them all back")
     func pairsAndUndo() {
         var membership = InMemoryMembership()

@@ -202,9 +202,13 @@ private struct Ranking {
     private(set) var list: [ObjectID]
     private var ranked: Set<ObjectID>
 
+    /// `list` without repeats: a member listed twice keeps its first place, as a context keeps
+    /// it (contexts refuse to save such a list; this keeps the order a set of places anyway).
     init(list: [ObjectID]) {
-        self.list = list
-        ranked = Set(list)
+        var seen = Set<ObjectID>()
+        seen.reserveCapacity(list.count)
+        self.list = list.filter { seen.insert($0).inserted }
+        ranked = seen
     }
 
     var isEmpty: Bool { ranked.isEmpty }
