@@ -108,6 +108,8 @@ extension ManagedObjectContext {
                 toManySlots = id.entity.properties.filter { $0.relationship?.isToMany ?? false }.map(\.index)
             }
             guard bringsInEntity, ownDeletes[id] == nil else { continue }
+            // Live observers name the objects they may need: a row none of them looks for stays out.
+            if interest != nil, !liveObservers.mayConcern(row) { continue }
             var incoming = row
             for slot in toManySlots { incoming.slots[slot] = .unloaded }
             let object = materialize(incoming)

@@ -120,18 +120,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
             .eraseToAnyPublisher()
     }
 
-    /// Follows ``objectsDidChange`` for an observer that only needs objects of `entityNames`
-    /// (a fetched-results controller: its entities and those on its refreshing key paths), so
-    /// that merges bring in objects of those entities only.
-    func observeChanges(of entityNames: Set<String>, _ receive: @escaping (ObjectsDidChange) -> Void) -> AnyCancellable {
+    /// Registers a live observer (a fetched-results controller) that needs what `interest`
+    /// names: each batch of changes reaches it restricted to the objects that concern it (see
+    /// ``ObserverRoutingTable``), and merges bring in objects of its entities only.
+    func observeChanges(_ interest: ObserverInterest, _ receive: @escaping (ObjectsDidChange) -> Void) -> LiveObservation {
         objectsDidChangeObservers.add(1, ordering: .relaxed)
-        mergeInterests.add(entityNames)
-        let subscription = objectsDidChangeSubject.sink(receiveValue: receive)
-        return AnyCancellable { [weak self] in
-            subscription.cancel()
-            guard let self else { return }
-            objectsDidChangeObservers.subtract(1, ordering: .relaxed)
-            mergeInterests.remove(entityNames)
+        let token = liveObservers.add(interest, receive: receive)
+        return LiveObservation(index: liveObservers, token: token) { [weak self] in
+            self?.objectsDidChangeObservers.subtract(1, ordering: .relaxed)
         }
     }
 
@@ -140,17 +136,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
     private let objectsDidChangeObservers = Atomic<Int>(0)
     /// How many of them may look at any object (subscribers of ``objectsDidChange``).
     private let observersOfEverything = Atomic<Int>(0)
-    /// For the other observers, how many need objects of each entity, by name.
-    private let mergeInterests = MergeInterests()
+    /// The other observers, and what each needs.
+    let liveObservers = LiveObserverIndex()
 
     /// Whether anything may be watching ``objectsDidChange``.
     var hasObjectsDidChangeObservers: Bool { objectsDidChangeObservers.load(ordering: .relaxed) > 0 }
 
     /// Which objects of a sibling's save a merge brings in when the context does not hold them:
-    /// `nil` for every entity, else the entities some observer needs.
+    /// `nil` for every entity, else the entities some observer needs (and of those, only
+    /// objects that may concern one, see ``LiveObserverIndex/mayConcern(_:)``).
     var mergeInterest: Set<String>? {
         if observersOfEverything.load(ordering: .relaxed) > 0 { return nil }
-        return mergeInterests.names
+        return liveObservers.entityNames
     }
 
     /// Posts what each successful `save()` of this context wrote, on this context's queue.
@@ -239,7 +236,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         while !pending.isEmpty {
             let notification = pending.notification(isMerge: false)
             pending = nextPendingChanges()
-            objectsDidChangeSubject.send(notification)
+            post(notification)
         }
     }
 
@@ -249,7 +246,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return PendingChanges(batch: pendingBatch)
     }
 
+    /// Tells live observers (each its share), then subscribers of ``objectsDidChange``.
     func post(_ notification: ObjectsDidChange) {
+        liveObservers.dispatch(notification)
         objectsDidChangeSubject.send(notification)
     }
 

@@ -2,9 +2,14 @@ import Foundation
 import Streams
 
 extension FetchedResultsController {
-    /// The entities whose objects merges must bring in for this controller: its own, and those
-    /// its refreshing key paths reach.
-    var entityNamesToMerge: Set<String> { entityNames.union(refreshPaths.reachedEntityNames) }
+    /// What the controller needs to hear about: changes to the objects it holds, to objects
+    /// its predicate may match (looked up by value when it compares a property for equality),
+    /// and to every object its refreshing key paths reach.
+    func makeInterest() -> ObserverInterest {
+        ObserverInterest(
+            following: entityNames, candidates: managedObjectContext.candidateValues(of: fetchRequest),
+            alsoScanned: refreshPaths.reachedEntityNames, model: managedObjectContext.model)
+    }
 
     /// Applies one batch of context changes: finds the old place of every affected object by
     /// binary search in the world as it was, takes those objects out, puts back the ones that
@@ -101,6 +106,12 @@ extension FetchedResultsController {
         var newIndex: [ObjectIdentifier: Int] = [:]
         for object in included {
             if let index = locate(object) { newIndex[ObjectIdentifier(object)] = index }
+        }
+        if tellsHoldings {
+            let identities = fetchedIdentities
+            observation?.hold(
+                affected.lazy.filter { identities.contains(ObjectIdentifier($0)) }.compactMap(\.objectID),
+                release: affected.lazy.filter { !identities.contains(ObjectIdentifier($0)) }.compactMap(\.objectID))
         }
         report(affected: affected, oldIndex: oldIndex, newIndex: newIndex, oldTable: oldTable,
                deletedSections: deletedSections, createdSectionNames: createdSectionNames)

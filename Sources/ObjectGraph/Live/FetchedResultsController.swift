@@ -41,7 +41,10 @@ public final class FetchedResultsController<Object: ManagedObject> {
     let refreshPaths: RefreshPaths
     let entityNames: Set<String>
     let sortKeys: SortKeys<Object>
-    private var observation: AnyCancellable?
+    /// The registration with the context's live observers, from the first fetch on.
+    var observation: LiveObservation?
+    /// Whether `observation` must be told which objects the results hold.
+    var tellsHoldings = false
     /// Called after each batch with its flat difference; used by publishers built on the
     /// controller, separately from the delegate.
     var onDifference: ((CollectionDifference<Object>) -> Void)?
@@ -86,10 +89,13 @@ public final class FetchedResultsController<Object: ManagedObject> {
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))
         sectionTable = sectionNameKeyPath.map { keyPath in SectionTable(sortedNames: objects.lazy.map { $0[keyPath: keyPath] }) } ?? SectionTable()
         if observation == nil {
-            observation = managedObjectContext.observeChanges(of: entityNamesToMerge) { [weak self] change in
+            let interest = makeInterest()
+            tellsHoldings = interest.followsHeldObjects
+            observation = managedObjectContext.observeChanges(interest) { [weak self] change in
                 self?.apply(change)
             }
         }
+        if tellsHoldings { observation?.replaceHoldings(with: objects.lazy.compactMap(\.objectID)) }
     }
 
     /// Stops following the context.
