@@ -34,24 +34,28 @@ public struct ChangesPublisher<Object: ManagedObject>: Publisher {
     public let context: ManagedObjectContext
     /// The request whose results are tracked.
     public let fetchRequest: FetchRequest<Object>
+    /// The section key path of the controller, for an ``ObservableResults`` with sections.
+    let sectionNameKeyPath: KeyPath<Object, String>?
 
     /// Creates the publisher; nothing happens until a subscriber attaches.
     public init(context: ManagedObjectContext, fetchRequest: FetchRequest<Object>) {
+        self.init(context: context, fetchRequest: fetchRequest, sectionNameKeyPath: nil)
+    }
+
+    init(context: ManagedObjectContext, fetchRequest: FetchRequest<Object>, sectionNameKeyPath: KeyPath<Object, String>?) {
         self.context = context
         self.fetchRequest = fetchRequest
+        self.sectionNameKeyPath = sectionNameKeyPath
     }
 
     /// Makes a controller for `subscriber`, fetches, and hands over the subscription.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = LiveSubscription(downstream: subscriber, context: context, pending: DifferenceAccumulator<Object>())
         subscription.start(handingTo: subscriber, entity: String(describing: Object.self)) {
-            let controller = try FetchedResultsController(fetchRequest: fetchRequest, context: context)
-            try controller.performFetch()
-            let initial = controller.fetchedObjects.enumerated().map { offset, object in
-                CollectionDifference<Object>.Change.insert(offset: offset, element: object, associatedWith: nil)
-            }
+            let controller = try FetchedResultsController(fetchRequest: fetchRequest, context: context, sectionNameKeyPath: sectionNameKeyPath)
+            let initial = try controller.fetchAsDifference()
             subscription.update { pending in
-                if let difference = CollectionDifference(initial) { pending.append(difference, movesAreMarked: true) }
+                if let initial { pending.append(initial, movesAreMarked: true) }
             }
             // Weak: after a cancel from another thread, or a failure in the middle of a batch,
             // the subscription can be gone before the controller hears its last change.
@@ -61,6 +65,16 @@ public struct ChangesPublisher<Object: ManagedObject>: Publisher {
             controller.onError = { [weak subscription] error in subscription?.fail(error) }
             subscription.attach(controller: controller, stop: { [weak controller] in controller?.stop() })
         }
+    }
+}
+
+extension FetchedResultsController {
+    /// Fetches, and returns the results as a difference from nothing: every object inserted.
+    func fetchAsDifference() throws -> CollectionDifference<Object>? {
+        try performFetch()
+        return CollectionDifference(fetchedObjects.enumerated().map { offset, object in
+            .insert(offset: offset, element: object, associatedWith: nil)
+        })
     }
 }
 
