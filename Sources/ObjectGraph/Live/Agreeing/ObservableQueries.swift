@@ -28,6 +28,8 @@ public final class ObservableQueries<Values>: Observable {
     public let context: ManagedObjectContext
 
     private let registrar = ObservationRegistrar()
+    /// Made once (see ``ObservableResults``).
+    private let keys = Keys()
     private var storedValues: Values
     private var storedFailure: ObjectGraphError?
     private var subscription: AnyCancellable?
@@ -35,13 +37,13 @@ public final class ObservableQueries<Values>: Observable {
     /// Every part's current value, in the order of the queries: a results part's elements, a
     /// count part's count.
     public var values: Values {
-        registrar.access(self, keyPath: \.values)
+        registrar.access(self, keyPath: keys.values)
         return storedValues
     }
 
     /// Why the parts stopped following the context, if they did.
     public var failure: ObjectGraphError? {
-        registrar.access(self, keyPath: \.failure)
+        registrar.access(self, keyPath: keys.failure)
         return storedFailure
     }
 
@@ -54,12 +56,17 @@ public final class ObservableQueries<Values>: Observable {
                 if case .failure(let error) = completion { self?.fail(error) }
             }, receiveValue: { [weak self] changes in
                 guard let self else { return }
-                registrar.withMutation(of: self, keyPath: \.values) { update(&storedValues, changes) }
+                registrar.withMutation(of: self, keyPath: keys.values) { update(&storedValues, changes) }
             })
     }
 
+    private struct Keys {
+        let values = \ObservableQueries.values
+        let failure = \ObservableQueries.failure
+    }
+
     private func fail(_ error: ObjectGraphError) {
-        registrar.withMutation(of: self, keyPath: \.failure) { storedFailure = error }
+        registrar.withMutation(of: self, keyPath: keys.failure) { storedFailure = error }
     }
 }
 

@@ -28,6 +28,8 @@ public final class ObservableMatch<Object: ManagedObject, Value>: Observable {
     public let predicate: Predicate<Object>
 
     private let registrar = ObservationRegistrar()
+    /// Made once (see ``ObservableResults``).
+    private let keys = Keys()
     private let transform: ((Object) -> Value)?
     private var storedObject: Object?
     /// `nil` without a transform: `value` is the object then.
@@ -37,19 +39,19 @@ public final class ObservableMatch<Object: ManagedObject, Value>: Observable {
 
     /// The matching object, or `nil` when none matches.
     public var object: Object? {
-        registrar.access(self, keyPath: \.object)
+        registrar.access(self, keyPath: keys.object)
         return storedObject
     }
 
     /// The matching object mapped by the transform (the object itself without one), or `nil`.
     public var value: Value? {
-        registrar.access(self, keyPath: \.value)
+        registrar.access(self, keyPath: keys.value)
         return transform == nil ? storedObject.map { $0 as! Value } : storedValue  // Value is Object without a transform
     }
 
     /// Why the object stopped being followed, if it did.
     public var failure: ObjectGraphError? {
-        registrar.access(self, keyPath: \.failure)
+        registrar.access(self, keyPath: keys.failure)
         return storedFailure
     }
 
@@ -66,16 +68,22 @@ public final class ObservableMatch<Object: ManagedObject, Value>: Observable {
     }
 
     private func show(_ object: Object?) {
-        registrar.willSet(self, keyPath: \.object)
-        registrar.willSet(self, keyPath: \.value)
+        registrar.willSet(self, keyPath: keys.object)
+        registrar.willSet(self, keyPath: keys.value)
         storedObject = object
         if let transform { storedValue = object.map(transform) }
-        registrar.didSet(self, keyPath: \.value)
-        registrar.didSet(self, keyPath: \.object)
+        registrar.didSet(self, keyPath: keys.value)
+        registrar.didSet(self, keyPath: keys.object)
+    }
+
+    private struct Keys {
+        let object = \ObservableMatch.object
+        let value = \ObservableMatch.value
+        let failure = \ObservableMatch.failure
     }
 
     private func fail(_ error: ObjectGraphError) {
-        registrar.withMutation(of: self, keyPath: \.failure) { storedFailure = error }
+        registrar.withMutation(of: self, keyPath: keys.failure) { storedFailure = error }
     }
 }
 
