@@ -44,26 +44,30 @@ struct BoardRenderer {
         return marks
     }
 
-    func render(_ model: BoardViewModel, difference: CollectionDifference<Item>) {
+    @MainActor
+    func render(_ model: BoardViewModel, board: ObservableBoard, difference: CollectionDifference<Item>) {
         let marks = Self.marks(of: difference)
-        if isTerminal { redraw(model, marks: marks) } else { printLine(model, marks: marks) }
+        let observed = "Observation form: \(board.rows.count) rows, \(board.rankedUnder50) ranked under 50, "
+            + "\(board.changesSeen) changes seen, \(board.rows == model.rows ? "same rows as the Combine form" : "rows differ!")"
+        if isTerminal { redraw(model, marks: marks, observed: observed) } else { printLine(model, marks: marks, observed: observed) }
     }
 
-    private func printLine(_ model: BoardViewModel, marks: Marks) {
+    private func printLine(_ model: BoardViewModel, marks: Marks, observed: String) {
         var parts: [String] = []
         if !marks.inserted.isEmpty { parts.append("+\(marks.inserted.count) inserted") }
         if !marks.updated.isEmpty { parts.append("~\(marks.updated.count) updated") }
         if !marks.moved.isEmpty { parts.append("↕\(marks.moved.count) moved") }
         if !marks.removedTitles.isEmpty { parts.append("-\(marks.removedTitles.count) removed") }
         let first = model.rows.first.map { "first: \($0.title) [\($0.bucket)]" } ?? "empty"
-        print("difference \(model.differenceCount): \(parts.joined(separator: ", ")); \(model.rows.count) rows; \(first)")
+        print("difference \(model.differenceCount): \(parts.joined(separator: ", ")); \(model.rows.count) rows; \(first). \(observed)")
         fflush(nil)
     }
 
-    private func redraw(_ model: BoardViewModel, marks: Marks) {
+    private func redraw(_ model: BoardViewModel, marks: Marks, observed: String) {
         let height = max(terminalHeight() - 7, 5)
         var screen = "\u{1B}[H\u{1B}[2J"
         screen += "\(Self.bold)Streams demo\(Self.reset) — a live board over ObjectGraph (changesPublisher + applyingChanges)\n"
+        screen += "\(Self.dim)\(observed)\(Self.reset)\n"
         screen += "\(Self.dim)difference \(model.differenceCount) · \(model.rows.count) items · \(String(format: "%.1f", Date().timeIntervalSince(startedAt))) s · "
         screen += "\(Self.green)+ inserted\(Self.dim) \(Self.yellow)~ updated\(Self.dim) \(Self.cyan)↕ moved\(Self.dim) \(Self.red)- removed\(Self.reset)\n\n"
         screen += "   rank  title                      bucket\n"

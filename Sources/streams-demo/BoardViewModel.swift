@@ -17,16 +17,17 @@ struct Row: Equatable {
     }
 }
 
-/// The view model: the board's rows, kept in step with the store by `changesPublisher` and
-/// `applyingChanges`. It lives on the view context's queue.
+/// The view model in the Combine form: the board's rows, kept in step with the store by
+/// `changesPublisher` and `applyingChanges`. It lives on the view context's queue.
 final class BoardViewModel {
     @Published private(set) var rows: [Row] = []
     private(set) var differenceCount = 0
-    private var lastDifference: CollectionDifference<Item>?
+    /// The difference of the latest save, to mark what changed.
+    private(set) var lastDifference: CollectionDifference<Item>?
     private var cancellables = Set<AnyCancellable>()
 
-    /// Starts following `context`; `onChange` runs after each difference is applied.
-    init(context: ManagedObjectContext, onChange: @escaping (BoardViewModel, CollectionDifference<Item>) -> Void, onFailure: @escaping (ObjectGraphError) -> Void) {
+    /// Starts following `context`.
+    init(context: ManagedObjectContext, onFailure: @escaping (ObjectGraphError) -> Void) {
         var request = FetchRequest<Item>(sortBy: [SortDescriptor(\.rank), SortDescriptor(\.title)])
         // A renamed bucket changes the rows of its items without touching the items themselves.
         request.relationshipKeyPathsForRefreshing = ["bucket.name"]
@@ -38,10 +39,9 @@ final class BoardViewModel {
                     if case .failure(let error) = completion { onFailure(error) }
                 },
                 receiveValue: { [weak self] rows in
-                    guard let self, let difference = lastDifference else { return }
+                    guard let self else { return }
                     self.rows = rows
                     differenceCount += 1
-                    onChange(self, difference)
                 })
             .store(in: &cancellables)
     }

@@ -36,24 +36,40 @@ enum StreamsDemo {
 
         let isTerminal = !options.plain && isatty(STDOUT_FILENO) != 0
         DispatchQueue.main.async {
-            let renderer = BoardRenderer(isTerminal: isTerminal)
-            if isTerminal { print("\u{1B}[?25l", terminator: "") }  // hide the cursor while redrawing
-            let viewModel = BoardViewModel(
-                context: container.viewContext,
-                onChange: { model, difference in renderer.render(model, difference: difference) },
-                onFailure: { error in finish(message: "the live results failed: \(error)", status: 1) })
-            editor.start(every: options.interval)
-            let summary = { "\(viewModel.differenceCount) differences applied; \(viewModel.rows.count) items on the board." }
-            DispatchQueue.main.asyncAfter(deadline: .now() + options.duration) {
-                editor.stop()
-                finish(message: summary(), status: 0, restoreCursor: isTerminal)
-            }
-            stopOnInterrupt {
-                editor.stop()
-                finish(message: "stopped: " + summary(), status: 0, restoreCursor: isTerminal)
-            }
+            MainActor.assumeIsolated { run(container: container, editor: editor, options: options, isTerminal: isTerminal) }
         }
         dispatchMain()
+    }
+
+    /// Starts both forms of the board's view model on the view context (the main queue) and the
+    /// editor, and stops after the options' duration.
+    @MainActor
+    static func run(container: PersistentContainer, editor: BackgroundEditor, options: DemoOptions, isTerminal: Bool) {
+        let renderer = BoardRenderer(isTerminal: isTerminal)
+        if isTerminal { print("\u{1B}[?25l", terminator: "") }  // hide the cursor while redrawing
+        // The Combine form (changesPublisher + applyingChanges into @Published rows) keeps the
+        // difference of each save; the Observation form is drawn beside it once it has changed.
+        let viewModel = BoardViewModel(context: container.viewContext) { error in
+            finish(message: "the live results failed: \(error)", status: 1)
+        }
+        let board = ObservableBoard(context: container.viewContext)
+        board.onChange = { [weak viewModel, weak board] in
+            guard let viewModel, let board, let difference = viewModel.lastDifference else { return }
+            renderer.render(viewModel, board: board, difference: difference)
+        }
+        editor.start(every: options.interval)
+        let summary = {
+            "\(viewModel.differenceCount) differences applied; \(viewModel.rows.count) items on the board; "
+                + "the observable board saw \(board.changesSeen) changes and shows the same rows: \(board.rows == viewModel.rows ? "yes" : "no")."
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + options.duration) {
+            editor.stop()
+            finish(message: summary(), status: 0, restoreCursor: isTerminal)
+        }
+        stopOnInterrupt {
+            editor.stop()
+            finish(message: "stopped: " + summary(), status: 0, restoreCursor: isTerminal)
+        }
     }
 
     /// Prints `error` and exits with status 1 (2 for usage mistakes).
