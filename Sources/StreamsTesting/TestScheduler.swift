@@ -23,7 +23,7 @@ import Streams
 /// ```
 ///
 /// Its time, ``SchedulerTimeType``, counts nanoseconds from zero (the start of the test); it is
-/// the time type of ``AnyScheduler`` too, so a `TestScheduler` wrapped in an `AnyScheduler`
+/// the time type of `AnyScheduler` too, so a `TestScheduler` wrapped in an `AnyScheduler`
 /// keeps its times.
 ///
 /// All members are safe to call from any thread. Actions never run while the scheduler's lock

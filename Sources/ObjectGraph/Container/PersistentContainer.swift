@@ -23,6 +23,8 @@ public final class PersistentContainer: Sendable {
     /// wrote (see ``MigrationPlan``).
     ///
     /// - Parameters:
+    ///   - model: the model the store is opened with.
+    ///   - storeURL: the SQLite file, created if it does not exist.
     ///   - migrationPlan: the stages for what cannot be migrated automatically; none by default.
     ///   - viewContextQueue: the queue of ``viewContext``; tests pass a serial queue of their own.
     /// - Throws: ``ObjectGraphError/corruptStore(path:message:)``,

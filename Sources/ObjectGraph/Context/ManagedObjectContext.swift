@@ -6,7 +6,7 @@ import Synchronization
 /// A scratchpad of objects confined to one serial queue: you fetch, insert, change and delete
 /// objects in it, then `save()` to write them to the store in one transaction.
 ///
-/// As in Core Data, use a context only on its queue: inside ``perform(_:)`` or
+/// As in Core Data, use a context only on its queue: inside ``perform(_:)->()`` or
 /// ``performAndWait(_:)``, or directly when you already are on that queue.
 ///
 /// ```swift

@@ -31,8 +31,10 @@ public struct MigrationPlan: Sendable {
 
     /// A plan with `stages`.
     ///
-    /// - Parameter erasesStoreOnModelChange: `true` to erase the store instead of migrating it,
-    ///   for prototypes; see ``erasesStoreOnModelChange``.
+    /// - Parameters:
+    ///   - stages: the stages, in the order of the models' versions.
+    ///   - erasesStoreOnModelChange: `true` to erase the store instead of migrating it, for
+    ///     prototypes; see ``erasesStoreOnModelChange``.
     public init(stages: [MigrationStage] = [], erasesStoreOnModelChange: Bool = false) {
         self.stages = stages
         self.erasesStoreOnModelChange = erasesStoreOnModelChange
@@ -92,7 +94,9 @@ public struct MigrationStage: Sendable {
     /// A stage named `name` that migrates to `model`.
     ///
     /// - Parameters:
+    ///   - name: the stage's name, for errors and logs.
     ///   - previousModel: the model of the version before, if the stage reads old objects.
+    ///   - model: the model the stage migrates to.
     ///   - conversions: what only the stage can convert; see ``MigrationStage``.
     ///   - migrate: reads ``Migration/old`` and writes ``Migration/new``; the new context is
     ///     saved when it returns.

@@ -14,7 +14,7 @@
 /// those (stored as the raw value, so predicates and sorts on them run in SQL), any `Codable`
 /// type, arrays and sets of supported values (stored as JSON); and optionals of all of these
 /// (see ``AttributeType`` and `Docs/Modeling.md`). Another type is reported by
-/// ``ObjectModel/init(entities:)`` as ``ObjectGraphError/unsupportedAttributeType(entity:property:type:)``.
+/// ``ObjectModel/init(version:entities:)`` as ``ObjectGraphError/unsupportedAttributeType(entity:property:type:)``.
 ///
 /// ```swift
 /// enum Status: String { case open, done }

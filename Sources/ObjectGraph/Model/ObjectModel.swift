@@ -35,7 +35,9 @@ public final class ObjectModel: Sendable {
 
     /// Describes `entities` and checks them.
     ///
-    /// - Parameter version: the model's version, 1 or more; see ``version``.
+    /// - Parameters:
+    ///   - version: the model's version, 1 or more; see ``version``.
+    ///   - classes: the model classes, one entity each.
     public init(version: Int = 1, entities classes: [ManagedObject.Type]) throws {
         guard version >= 1 else { throw ObjectGraphError.invalidModelVersion(version) }
         self.version = version

@@ -17,7 +17,7 @@ extension Publisher where Failure == Never {
 
 /// The values of a publisher that cannot fail, as an `AsyncSequence`.
 ///
-/// Made with ``Publisher/values-(Publisher)``. Each call to ``Iterator/next()`` requests one
+/// Made with ``Publisher/values-2iy2q``. Each call to ``Iterator/next()`` requests one
 /// value from the publisher and waits for it.
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
     /// The publisher's output type.
@@ -81,7 +81,7 @@ extension Publisher {
 
 /// The values of a publisher that can fail, as an `AsyncSequence` that throws its failure.
 ///
-/// Made with ``Publisher/values-(Publisher)``. Each call to ``Iterator/next()`` requests one
+/// Made with ``Publisher/values-156lz``. Each call to ``Iterator/next()`` requests one
 /// value from the publisher and waits for it.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// The publisher's output type.

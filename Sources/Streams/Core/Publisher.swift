@@ -1,7 +1,7 @@
 /// A type that can deliver a sequence of values over time to subscribers.
 ///
 /// A publisher is a recipe: nothing happens until a subscriber attaches with
-/// ``subscribe(_:)``. The publisher then hands the subscriber a ``Subscription`` (always first,
+/// ``subscribe(_:)->()``. The publisher then hands the subscriber a ``Subscription`` (always first,
 /// exactly once), and sends values only as the subscriber asks for them with
 /// ``Subscription/request(_:)``, followed by at most one ``Subscribers/Completion``.
 ///
@@ -16,7 +16,7 @@ public protocol Publisher<Output, Failure> {
     /// The kind of error this publisher may fail with; `Never` if it cannot fail.
     associatedtype Failure: Error
 
-    /// Attaches `subscriber`. Implement this; call ``subscribe(_:)`` to attach.
+    /// Attaches `subscriber`. Implement this; call ``subscribe(_:)->()`` to attach.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

@@ -14,7 +14,7 @@ extension Publisher {
         Publishers.CombineLatest3(self, publisher1, publisher2)
     }
 
-    /// Like ``combineLatest(_:_:)``, but hands each combination to `transform` and publishes its result.
+    /// Like ``combineLatest(_:_:)->Publishers.CombineLatest3<Self,P,Q>``, but hands each combination to `transform` and publishes its result.
     ///
     /// ```swift
     /// let cancellable = [1].publisher

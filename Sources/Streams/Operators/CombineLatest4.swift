@@ -19,7 +19,7 @@ extension Publisher {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
     }
 
-    /// Like ``combineLatest(_:_:_:)``, but hands each combination to `transform` and publishes its result.
+    /// Like ``combineLatest(_:_:_:)->Publishers.CombineLatest4<Self,P,Q,R>``, but hands each combination to `transform` and publishes its result.
     ///
     /// ```swift
     /// let cancellable = [1].publisher

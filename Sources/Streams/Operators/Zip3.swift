@@ -14,7 +14,7 @@ extension Publisher {
         Publishers.Zip3(self, publisher1, publisher2)
     }
 
-    /// Like ``zip(_:_:)``, but hands each tuple to `transform` and publishes its result.
+    /// Like ``zip(_:_:)->Publishers.Zip3<Self,P,Q>``, but hands each tuple to `transform` and publishes its result.
     ///
     /// ```swift
     /// let cancellable = [1].publisher

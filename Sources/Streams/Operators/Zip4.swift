@@ -19,7 +19,7 @@ extension Publisher {
         Publishers.Zip4(self, publisher1, publisher2, publisher3)
     }
 
-    /// Like ``zip(_:_:_:)``, but hands each tuple to `transform` and publishes its result.
+    /// Like ``zip(_:_:_:)->Publishers.Zip4<Self,P,Q,R>``, but hands each tuple to `transform` and publishes its result.
     ///
     /// ```swift
     /// let cancellable = [1].publisher

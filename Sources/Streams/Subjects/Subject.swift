@@ -11,7 +11,7 @@ public protocol Subject<Output, Failure>: AnyObject, Publisher {
     /// Ends the stream for every subscriber; later sends are ignored.
     func send(completion: Subscribers.Completion<Failure>)
     /// Takes an upstream subscription when the subject is used as a subscriber
-    /// (``Publisher/subscribe(_:)-(Subject)``); the subject requests unlimited values from it.
+    /// (``Publisher/subscribe(_:)->_``); the subject requests unlimited values from it.
     func send(subscription: any Subscription)
 }
 

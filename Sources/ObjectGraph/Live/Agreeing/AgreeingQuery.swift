@@ -1,8 +1,8 @@
 import Foundation
 import Streams
 
-/// One part of an observation of several queries that agree: ``LiveQuery/results(_:)``,
-/// ``LiveQuery/results(_:transform:)`` or ``LiveQuery/count(_:)``.
+/// One part of an observation of several queries that agree: ``results(_:)``,
+/// ``results(_:transform:)`` or ``count(_:)``.
 ///
 /// ```swift
 /// let screen = view.changesPublisher(for: .results(inbox), .count(unread))
