@@ -131,6 +131,33 @@ def main(path):
         row(f"C3 board.rows.apply in place, k = {k:,} of 100,000", f"C3-{k} in place", f"C3-{k} rebuild", "map rebuild",
             "k = 1 under 1% of the rebuild" if k == 1 else "—",
             (lambda o, p: o <= p / 100) if k == 1 else (lambda o, p: True))
+    for size in (1_000, 100_000):
+        row(f"V1 observable live result, one update per save, N = {size:,} (per save)", f"V1-{size} Streams",
+            f"V1-{size} changesPublisher", "changesPublisher + apply in place", "≤ 1.2× the baseline",
+            lambda o, p: o / p <= 1.2, per=100)
+    small, large = median(r, "V1-1000 Streams"), median(r, "V1-100000 Streams")
+    if small and large:
+        rows.append(("V1 flat in N", f"{large / 100:,.0f} per save at 100,000", f"{small / 100:,.0f} per save at 1,000",
+                     f"{large / small:.2f}×", "—", "N = 100,000 within 2× of N = 1,000",
+                     "holds" if large <= 2 * small else "MISSED"))
+    m1, m10 = (r.get(f"V2-{s} Streams", {}).get("Memory (resident peak)") for s in (1_000, 10_000))
+    if m1 and m10:
+        rows.append(("V2 changes(for:) in a for-await loop, 1,000 vs 10,000 saves while it is suspended", f"{m10 / 1e6:,.0f} MB peak",
+                     f"{m1 / 1e6:,.0f} MB peak", f"{m10 / m1:.2f}×", "—",
+                     "one difference (asserted); peak memory independent of the saves",
+                     "holds" if m10 <= m1 * 1.1 else "MISSED"))
+    for k in (1, 100, 1_000):
+        row(f"V3 one observed change, K = {k:,} objectPublishers (per change)", f"V3-change-{k} Streams", f"V3-change-{k} GRDB",
+            "GRDB ValueObservation", "≤ GRDB at K = 1" if k == 1 else "—",
+            (lambda o, p: o <= p) if k == 1 else (lambda o, p: True), per=20)
+    for k in (1, 100, 1_000):
+        row(f"V3 one save of 1,000 unobserved changes, K = {k:,} objectPublishers", f"V3-bulk-{k} Streams", f"V3-bulk-{k} GRDB",
+            "GRDB ValueObservation", "—", lambda o, p: True)
+    for kind, what in (("change", "one observed change"), ("bulk", "1,000 unobserved changes")):
+        one, many = median(r, f"V3-{kind}-1 Streams"), median(r, f"V3-{kind}-1000 Streams")
+        if one and many:
+            rows.append((f"V3 {what}: flat in K", f"{figure(many)} at K = 1,000", f"{figure(one)} at K = 1", f"{many / one:.2f}×", "—",
+                         "K = 1,000 within 2× of K = 1", "holds" if many <= 2 * one else "MISSED"))
     row("D1 insert 100,000 objects in one save, two declared indexes (SQLite)", "D1 Streams", "D1 raw SQLite", "raw loop",
         "≤ 3× the raw loop", lambda o, p: o / p <= 3)
     row("D1 (against GRDB's record insert)", "D1 Streams", "D1 GRDB", "GRDB", "faster than GRDB", lambda o, p: o < p)

@@ -18,4 +18,6 @@ let benchmarks: @Sendable () -> Void = {
     registerQueryScenarios()
     registerCombiningScenarios()
     registerAttributeTypeScenarios()
+    registerObserverScenarios()
+    registerObservationScenarios()
 }
