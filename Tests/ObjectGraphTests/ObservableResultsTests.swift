@@ -69,12 +69,8 @@ struct ObservableResultsTests {
         }
 
         /// Saves `edit` in the background context and lets the view merge it.
-        func save(_ edit: @escaping (ManagedObjectContext) throws -> Void) throws {
-            try background.performAndWait {
-                try edit(background)
-                try background.save()
-            }
-            view.flush()
+        func save(_ edit: (ManagedObjectContext) throws -> Void) throws {
+            try SingleObjectTests.inBackground(background, view, edit)
         }
 
         func first(named name: String, in context: ManagedObjectContext) throws -> Content {

@@ -50,12 +50,8 @@ struct ObserverRoutingTests {
         var routedPairs: Int { view.liveObservers.routedPairs.load(ordering: .relaxed) }
         var broughtIn: Int { view.performAndWait { view.objectsBroughtIn } }
 
-        func save(_ edit: @escaping (ManagedObjectContext) throws -> Void) throws {
-            try background.performAndWait {
-                try edit(background)
-                try background.save()
-            }
-            view.flush()
+        func save(_ edit: (ManagedObjectContext) throws -> Void) throws {
+            try SingleObjectTests.inBackground(background, view, edit)
         }
 
         func content(_ index: Int, in context: ManagedObjectContext) throws -> Content {
