@@ -21,7 +21,8 @@ extension PostgreSQLConnection {
     }
 
     /// Runs `body` in a transaction, committed if `body` returns and rolled back if it throws.
-    /// Inside a transaction already, `body` runs in a savepoint of it.
+    /// Inside a transaction already, `body` runs in a savepoint of it. `body` may end the
+    /// transaction itself with ``executeAndCommit(_:_:)``, as a save does.
     ///
     /// A `COMMIT` the server answers with `ROLLBACK` (the transaction had failed, and `body`
     /// swallowed the error) throws: nothing of it was written. If the connection is lost, the
@@ -36,7 +37,7 @@ extension PostgreSQLConnection {
             let result = try body()
             if nested {
                 try execute("RELEASE SAVEPOINT og_nested")
-            } else {
+            } else if isInTransaction {
                 let commit = try execute("COMMIT")
                 if commit.commandStatus != "COMMIT" {
                     throw .postgreSQL(server: origin.server, database: origin.database, code: "25P02",

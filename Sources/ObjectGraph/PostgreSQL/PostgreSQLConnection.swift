@@ -125,6 +125,78 @@ final class PostgreSQLConnection {
         }
     }
 
+    /// Runs `sql`, then `COMMIT`, sent together in libpq's pipeline mode: one round trip
+    /// instead of two. It ends the transaction open on the connection (``transaction(_:_:)``
+    /// sees it ended and commits nothing more), and is how a save ends: what `sql` locks (the
+    /// history clock) is held only while the server runs it and commits, never across a round
+    /// trip to the client.
+    ///
+    /// - Returns: `sql`'s result.
+    /// - Throws: `sql`'s error (the transaction is then failed, and rolled back by
+    ///   ``transaction(_:_:)``); an error of the `COMMIT`; or
+    ///   ``ObjectGraphError/connectionLost(server:database:message:)``, which here means the
+    ///   outcome is unknown.
+    @discardableResult
+    func executeAndCommit(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
+        let handle = try liveHandle()
+        precondition(PQtransactionStatus(handle) == PQTRANS_INTRANS, "executeAndCommit ends an open, healthy transaction")
+        let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID.rawValue))
+        return try timed(sql + "; COMMIT", parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
+            let name = try preparedName(for: key, on: handle)
+            guard PQenterPipelineMode(handle) == 1 else { throw failure(of: nil, doing: "COMMIT") }
+            let sent = try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> Bool in
+                PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) == 1
+            }
+            guard sent, PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) == 1, PQpipelineSync(handle) == 1 else {
+                let error = failure(of: nil, doing: "COMMIT")
+                if let handle = self.handle { _ = Self.pipelineResults(of: handle) }
+                throw error
+            }
+            let results = Self.pipelineResults(of: handle)
+            guard results.count == 2, PQstatus(handle) == CONNECTION_OK else {
+                let error = failure(of: results.first, doing: "COMMIT")
+                results.forEach { PQclear($0) }
+                throw error
+            }
+            let status = PQresultStatus(results[0])
+            guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {
+                let error = failure(of: results[0], doing: sql)
+                results.forEach { PQclear($0) }
+                throw error
+            }
+            let committed = try check(results[1], doing: "COMMIT")
+            if committed.commandStatus != "COMMIT" {
+                PQclear(results[0])
+                throw .postgreSQL(server: origin.server, database: origin.database, code: "25P02",
+                                  message: "the transaction had failed and was rolled back: nothing of it was written")
+            }
+            return PostgreSQLResult(handle: results[0], origin: origin)
+        }
+    }
+
+    /// Reads a pipeline's results up to its sync point (one per statement sent) and leaves
+    /// pipeline mode.
+    private static func pipelineResults(of handle: OpaquePointer) -> [OpaquePointer] {
+        var results: [OpaquePointer] = []
+        var ends = 0
+        while PQstatus(handle) == CONNECTION_OK {
+            guard let result = PQgetResult(handle) else {
+                // Each statement's results end with a NULL; more NULLs than statements means
+                // the sync point will not come.
+                ends += 1
+                if ends > 2 { break }
+                continue
+            }
+            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                break
+            }
+            results.append(result)
+        }
+        PQexitPipelineMode(handle)
+        return results
+    }
+
     private func liveHandle() throws(ObjectGraphError) -> OpaquePointer {
         if isClosed { throw .storeClosed(path: connectionString.description) }
         guard let handle else {

@@ -80,9 +80,9 @@ struct ConcurrencyPostgreSQLHistoryOrderTests {
                     latePID.set(late.backendPID)
                     let token = try late.transaction { () throws(ObjectGraphError) -> Int64 in
                         try late.execute("INSERT INTO items (author) VALUES ($1)", [.text("late")])
-                        let token = try PostgreSQLHistoryClock.nextToken(on: late)
-                        try late.execute("INSERT INTO history (token, author) VALUES ($1, $2)", [.int64(token), .text("late")])
-                        return token
+                        return try PostgreSQLHistoryClock.commit(
+                            on: late, recording: "INSERT INTO history (token, author) SELECT token, $1 FROM clock", [.text("late")],
+                            notifying: "og")
                     }
                     lateToken.set(.success(token))
                 } catch {
@@ -159,9 +159,9 @@ struct ConcurrencyPostgreSQLHistoryOrderTests {
                                 try connection.execute("INSERT INTO naive_history (author) VALUES ($1)", [.text(author)])
                                 Thread.sleep(forTimeInterval: Double(random.next() % 3) / 1_000)
                                 try connection.execute("UPDATE items SET saves = saves + 1 WHERE author = $1", [.text(author)])
-                                let token = try PostgreSQLHistoryClock.nextToken(on: connection)
-                                try connection.execute("INSERT INTO history (token, author) VALUES ($1, $2)", [.int64(token), .text(author)])
-                                Thread.sleep(forTimeInterval: Double(random.next() % 2) / 1_000)
+                                try PostgreSQLHistoryClock.commit(
+                                    on: connection, recording: "INSERT INTO history (token, author) SELECT token, $1 FROM clock",
+                                    [.text(author)], notifying: "og")
                             }
                         }
                     } catch {
@@ -203,6 +203,48 @@ struct ConcurrencyPostgreSQLHistoryOrderTests {
             #expect(tokens == Array(1...total), "seed \(seed): tokens seen out of order or with gaps")
             // For the record: how many saves the naive reader lost in this run (often some).
             print("history order (seed \(seed)): the clock's reader saw \(tokens.count) of \(total) saves; a sequence-tailing reader saw \(naiveSeen)")
+        }
+    }
+
+    @Test("a reader woken by the clock's NOTIFY, and catching up when its listener reconnects, reads every save once, in order")
+    func listenerDrivenReader() throws {
+        let saves = Int(ProcessInfo.processInfo.environment["OBJECTGRAPH_POSTGRES_SAVES"].flatMap(Int.init) ?? 40)
+        try PostgreSQLTestServer.withDatabase { database in
+            let setup = try PostgreSQLConnection(database.connectionString)
+            try createTables(setup)
+            // The reader: on every wake-up, read the history after its token (a hint, not data).
+            let connectionString = database.connectionString
+            let reader = Shared<PostgreSQLConnection?>(nil)
+            let tokens = Shared<[Int64]>([])
+            let failures = Shared<[String]>([])
+            let listener = PostgreSQLListener(connectionString, channels: ["og"]) { event in
+                if case .interrupted = event { return }
+                do throws(ObjectGraphError) {
+                    if reader.get() == nil { reader.set(try PostgreSQLConnection(connectionString)) }
+                    let after = tokens.get().last ?? 0
+                    let read = try tail(reader.get()!, table: "history", key: "token", after: after)
+                    tokens.update { $0 += read.map(\.0) }
+                } catch {
+                    failures.update { $0.append("\(error)") }
+                }
+            }
+            defer { listener.close() }
+            #expect(PostgreSQLTestServer.eventually { listener.backendPID != 0 })
+            let writer = try PostgreSQLConnection(database.connectionString)
+            for save in 1...saves {
+                try writer.transaction { () throws(ObjectGraphError) in
+                    try PostgreSQLHistoryClock.commit(
+                        on: writer, recording: "INSERT INTO history (token, author) SELECT token, $1 FROM clock", [.text("w")],
+                        notifying: "og")
+                }
+                // Halfway, the listener's session ends: saves made while it reconnects send
+                // notifications nobody hears; it catches up when it listens again.
+                if save == saves / 2 { try database.terminate(backend: listener.backendPID) }
+            }
+            #expect(PostgreSQLTestServer.eventually { tokens.get().count >= saves })
+            listener.close()
+            #expect(failures.get().isEmpty, "\(failures.get())")
+            #expect(tokens.get() == Array(1...Int64(saves)))
         }
     }
 }
