@@ -108,7 +108,7 @@ extension PropertyValue {
         case .integer(let int): return String(int)
         case .double(let double): return Self.realLiteral(double)
         case .date(let date): return Self.realLiteral(date.timeIntervalSinceReferenceDate)
-        case .string(let string): return SQLiteSchema.literal(string)
+        case .string(let string): return SQLDialect.sqlite.literal(string)
         case .data(let data): return Self.blobLiteral(data)
         case .uuid(let uuid): return Self.blobLiteral(withUnsafeBytes(of: uuid.uuid) { Data($0) })
         case .object, .objects, .orderedObjects, .unloaded: return nil
