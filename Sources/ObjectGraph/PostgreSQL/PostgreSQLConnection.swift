@@ -92,16 +92,52 @@ final class PostgreSQLConnection {
     /// Runs one statement with `parameters` bound to `$1`, `$2`, …, preparing it on first use
     /// and reusing the prepared form afterwards (the cache is keyed by the text and the
     /// parameters' types).
+    ///
+    /// A statement prepared before a table it reads changed (a migration, another schema on the
+    /// search path) fails on the server with "cached plan must not change result type"; outside
+    /// a transaction it is prepared again and run once more, inside one the error is thrown
+    /// (the transaction is failed) and the statement prepared afresh next time.
     @discardableResult
     func execute(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
         let handle = try liveHandle()
         let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID.rawValue))
         return try timed(sql, parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
-            let name = try preparedName(for: key, on: handle)
-            return try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> PostgreSQLResult in
-                try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1), doing: sql)
+            let inTransaction = isInTransaction
+            do throws(ObjectGraphError) {
+                return try executePrepared(key, parameters, on: handle)
+            } catch {
+                guard case .postgreSQL(_, _, Self.outdatedPlan, _) = error else { throw error }
+                forgetPrepared(key)
+                if inTransaction { throw error }
+                return try executePrepared(key, parameters, on: handle)
             }
         }
+    }
+
+    /// The SQLSTATE of a prepared statement whose tables changed under it.
+    private static let outdatedPlan = "0A000"
+
+    private func executePrepared(_ key: PreparedKey, _ parameters: [PostgreSQLValue], on handle: OpaquePointer) throws(ObjectGraphError) -> PostgreSQLResult {
+        let name = try preparedName(for: key, on: handle)
+        return try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> PostgreSQLResult in
+            try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1), doing: key.sql)
+        }
+    }
+
+    /// Forgets a prepared statement (it is deallocated with the next ``discardPreparedStatements()``
+    /// or the session; its name is never reused).
+    private func forgetPrepared(_ key: PreparedKey) {
+        prepared[key] = nil
+        preparedOrder.removeAll { $0 == key }
+    }
+
+    /// Deallocates every prepared statement, so that each is prepared again against the tables
+    /// as they are now: what a store does after changing its schema.
+    func discardPreparedStatements() throws(ObjectGraphError) {
+        guard !prepared.isEmpty else { return }
+        try executeOnce("DEALLOCATE ALL")
+        prepared = [:]
+        preparedOrder = []
     }
 
     /// Runs one statement without preparing it (DDL, statements run once).

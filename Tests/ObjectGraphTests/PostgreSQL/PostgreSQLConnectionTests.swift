@@ -214,6 +214,30 @@ struct PostgreSQLConnectionTests {
         }
     }
 
+    @Test("a statement prepared before its table changed type is prepared again outside a transaction, and fails typed inside one")
+    func outdatedPreparedStatement() throws {
+        try PostgreSQLTestServer.withDatabase { database in
+            let connection = try PostgreSQLConnection(database.connectionString)
+            try connection.executeOnce("CREATE TABLE changing (a bigint)")
+            try connection.execute("INSERT INTO changing VALUES ($1)", [.int64(7)])
+            #expect(try connection.execute("SELECT a FROM changing").value(row: 0, column: 0) == .int64(7))
+            try connection.executeOnce("ALTER TABLE changing ALTER COLUMN a TYPE text")
+            #expect(try connection.execute("SELECT a FROM changing").value(row: 0, column: 0) == .text("7"))
+            try connection.executeOnce("ALTER TABLE changing ALTER COLUMN a TYPE bigint USING a::bigint")
+            #expect {
+                try connection.transaction { () throws(ObjectGraphError) in
+                    _ = try connection.execute("SELECT a FROM changing")
+                }
+            } throws: { error in
+                guard case let .postgreSQL(_, _, code, _) = error as? ObjectGraphError else { return false }
+                return code == "0A000"
+            }
+            #expect(try connection.execute("SELECT a FROM changing").value(row: 0, column: 0) == .int64(7))
+            try connection.discardPreparedStatements()
+            #expect(try connection.execute("SELECT a FROM changing").value(row: 0, column: 0) == .int64(7))
+        }
+    }
+
     @Test("a transaction commits what its body wrote, rolls back when it throws, and nests as a savepoint")
     func transactions() throws {
         try PostgreSQLTestServer.withDatabase { database in
