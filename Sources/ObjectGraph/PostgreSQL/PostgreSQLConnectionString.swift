@@ -43,12 +43,7 @@ struct PostgreSQLConnectionString: Sendable, CustomStringConvertible, CustomDebu
             throw .invalidConnectionString(message: scrubbed.trimmingTrailingNewlines)
         }
         defer { PQconninfoFree(options) }
-        var values: [String: String] = [:]
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
-            option += 1
-        }
+        let values = Self.values(of: options)
         let environment = ProcessInfo.processInfo.environment
         let hosts = values["host"] ?? values["hostaddr"] ?? environment["PGHOST"] ?? Self.defaultSocketFolder
         let port = values["port"] ?? environment["PGPORT"] ?? "5432"
@@ -56,6 +51,24 @@ struct PostgreSQLConnectionString: Sendable, CustomStringConvertible, CustomDebu
         user = values["user"] ?? environment["PGUSER"] ?? Self.currentUserName
         database = values["dbname"] ?? environment["PGDATABASE"] ?? user
         secrets = ([values["password"]].compactMap { $0 } + Self.passwordCandidates(in: text)).filter { !$0.isEmpty }
+    }
+
+    /// The keywords libpq's option array sets, with their values.
+    static func values(of options: UnsafeMutablePointer<PQconninfoOption>) -> [String: String] {
+        var values: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        return values
+    }
+
+    /// The parameters `text` sets, as libpq reads it; `nil` if it cannot.
+    static func parameters(of text: String) -> [String: String]? {
+        guard let options = PQconninfoParse(text, nil) else { return nil }
+        defer { PQconninfoFree(options) }
+        return values(of: options)
     }
 
     /// `user@server/database`, with no password.

@@ -62,15 +62,8 @@ enum PostgreSQLConnector {
     private static func timeout(of handle: OpaquePointer) -> Duration? {
         guard let options = PQconninfo(handle) else { return nil }
         defer { PQconninfoFree(options) }
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "connect_timeout", let value = option.pointee.val,
-               let seconds = Int(String(cString: value)), seconds > 0 {
-                return .seconds(max(seconds, 2))
-            }
-            option += 1
-        }
-        return nil
+        guard let seconds = PostgreSQLConnectionString.values(of: options)["connect_timeout"].flatMap({ Int($0) }), seconds > 0 else { return nil }
+        return .seconds(max(seconds, 2))
     }
 
     private static func failure(

@@ -104,7 +104,17 @@ enum SQLDialect: Sendable, CaseIterable {
     func literal(_ value: PropertyValue, of type: AttributeType?) -> String? {
         switch self {
         case .sqlite:
-            return value.sqlLiteral
+            switch value {
+            case .null: return "NULL"
+            case .bool(let bool): return bool ? "1" : "0"
+            case .integer(let int): return String(int)
+            case .double(let double): return Self.sqliteDouble(double)
+            case .date(let date): return Self.sqliteDouble(date.timeIntervalSinceReferenceDate)
+            case .string(let string): return literal(string)
+            case .data(let data): return Self.sqliteBlob(data)
+            case .uuid(let uuid): return Self.sqliteBlob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+            case .object, .objects, .orderedObjects, .unloaded: return nil
+            }
         case .postgreSQL:
             switch value {
             case .null: return "NULL"
@@ -123,6 +133,20 @@ enum SQLDialect: Sendable, CaseIterable {
             case .object, .objects, .orderedObjects, .unloaded: return nil
             }
         }
+    }
+
+    /// See `SQLiteStatement.bind(_: Double, at:)`: NaN and -0.0 are kept as their bit pattern.
+    private static func sqliteDouble(_ double: Double) -> String {
+        if double.isNaN || (double == 0 && double.sign == .minus) {
+            return sqliteBlob(withUnsafeBytes(of: double.bitPattern.bigEndian) { Data($0) })
+        }
+        if double.isInfinite { return double < 0 ? "-9e999" : "9e999" }
+        let text = "\(double)"
+        return text.contains(".") || text.contains("e") ? text : text + ".0"
+    }
+
+    private static func sqliteBlob(_ data: Data) -> String {
+        "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
     }
 
     private static func postgreSQLDouble(_ double: Double) -> String {

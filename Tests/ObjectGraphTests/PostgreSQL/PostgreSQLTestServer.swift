@@ -1,4 +1,3 @@
-import CLibPQ
 import Foundation
 @testable import ObjectGraph
 import Testing
@@ -54,15 +53,8 @@ enum PostgreSQLTestServer {
 
     /// The parameters the server's URL sets, as libpq reads them.
     static func parameters() throws -> [String: String] {
-        guard let url else { throw ObjectGraphError.invalidConnectionString(message: "no test server") }
-        var failure: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(url, &failure) else { throw ObjectGraphError.invalidConnectionString(message: url) }
-        defer { PQconninfoFree(options) }
-        var values: [String: String] = [:]
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
-            option += 1
+        guard let url, let values = PostgreSQLConnectionString.parameters(of: url) else {
+            throw ObjectGraphError.invalidConnectionString(message: "no test server")
         }
         return values
     }
