@@ -103,7 +103,6 @@ final class SQLiteConnection {
 
     /// A statement for one use (schema checks at open time), finalized when released.
     func prepare(_ sql: String, flags: UInt32 = 0) throws(ObjectGraphError) -> SQLiteStatement {
-        CaptureSQL.record(sql)
         if isClosed { throw .storeClosed(path: path) }
         updateTracing()
         var prepared: OpaquePointer?
@@ -117,7 +116,6 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that return nothing (schema creation, pragmas).
     func execute(_ sql: String) throws(ObjectGraphError) {
-        CaptureSQL.record(sql)
         if isClosed { throw .storeClosed(path: path) }
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         if code != SQLITE_OK { throw error(code: code, doing: sql) }
@@ -233,14 +231,5 @@ final class SQLiteConnection {
         let message = String(cString: sqlite3_errmsg(handle))
         let systemError = sqlite3_system_errno(handle)
         return systemError == 0 ? message : "\(message): \(String(cString: strerror(systemError)))"
-    }
-}
-
-enum CaptureSQL {
-    static let path = ProcessInfo.processInfo.environment["OG_SQL_CAPTURE"]
-    static func record(_ sql: String) {
-        guard let path, let file = fopen(path, "a") else { return }
-        fputs(sql.replacingOccurrences(of: "\n", with: " ") + "\n", file)
-        fclose(file)
     }
 }
