@@ -73,6 +73,24 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The system's SQLite library is older than the store needs.
     case unsupportedSQLiteVersion(path: String, found: String, needed: String)
 
+    // PostgreSQL servers
+    /// A PostgreSQL connection string that libpq cannot read (an unknown keyword, a malformed
+    /// URI). The message never holds the password.
+    case invalidConnectionString(message: String)
+    /// No PostgreSQL server answered at `server` (nothing listening, a network failure, a
+    /// timeout); nothing was read or written.
+    case serverUnreachable(server: String, database: String, message: String)
+    /// The server at `server` answered but refused the login: a wrong password, an unknown role
+    /// or database, no `pg_hba.conf` entry, a database that does not accept connections.
+    case loginRefused(server: String, database: String, user: String, message: String)
+    /// The connection to the server was lost (the server restarted or shut down, the session was
+    /// terminated, the network dropped). The server rolls back the transaction in progress, so
+    /// nothing of it was written — unless it was lost while committing, which the message says;
+    /// the next use reconnects.
+    case connectionLost(server: String, database: String, message: String)
+    /// The PostgreSQL server reported an error; `code` is its SQLSTATE (`23505`, `40001`, …).
+    case postgreSQL(server: String, database: String, code: String, message: String)
+
     // Migrations
     /// The file was written by a newer version of the model than the one opening it; nothing
     /// was changed.
@@ -184,6 +202,16 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .batchPredicateNotTranslatable(entity, parts):
             "A batch on \(entity) runs in SQL, but part of its predicate cannot: " + parts.joined(separator: "; ")
                 + ". Nothing was changed. Write the predicate over stored attributes and relationships (see explain(_:)), or fetch the objects and change them one by one."
+        case .invalidConnectionString(let message):
+            "The PostgreSQL connection string cannot be read (\(message)). Write it as a URI (postgresql://user@host/database?sslmode=require) or as keywords (host=… dbname=… user=…)."
+        case let .serverUnreachable(server, database, message):
+            "No PostgreSQL server answered at \(server) (database \(database)): \(message). Check that the server runs and that the host and port (or socket folder) are right."
+        case let .loginRefused(server, database, user, message):
+            "The PostgreSQL server at \(server) refused the login of \(user) to the database \(database): \(message). Check the user, the password, that the database exists and the server's pg_hba.conf."
+        case let .connectionLost(server, database, message):
+            "The connection to the PostgreSQL server at \(server) (database \(database)) was lost: \(message). The server rolled back the transaction in progress; try again (the next use reconnects)."
+        case let .postgreSQL(server, database, code, message):
+            "PostgreSQL error \(code) on \(server) (database \(database)): \(message)"
         }
     }
 }

@@ -186,7 +186,7 @@ struct StoreMigrator {
 
     private func eraseEverything() throws(ObjectGraphError) {
         for table in try connection.tableNames().sorted() where !table.hasPrefix("sqlite_") {
-            try connection.execute("DROP TABLE \(SQLiteSchema.quoted(table))")
+            for statement in MigrationOperation.dropTable(table).statements(in: .sqlite) { try connection.execute(statement) }
         }
     }
 }

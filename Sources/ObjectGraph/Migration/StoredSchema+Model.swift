@@ -13,7 +13,7 @@ extension StoredSchema {
                     var stored = StoredProperty(
                         name: property.name, kind: .attribute, type: StoredAttributeType(valueType: valueType, type: type).name,
                         isOptional: isOptional, originalName: property.originalName)
-                    stored.defaultSQL = isOptional ? nil : initialValues[property.index].sqlLiteral
+                    stored.defaultValue = isOptional ? nil : initialValues[property.index]
                     if let info = property.valueInfo, let shape = info.shape {
                         stored.shape = shape
                         stored.valueCheck = (info.typeName, info.failure)
