@@ -17,6 +17,8 @@ final class SQLiteConnection {
     private var queryStatementOrder: [String] = []
     /// Where statements are reported when the log is on.
     private let log: SQLLog?
+    /// Where damage met by any statement is recorded, shared by a store's connections.
+    let damage: StoreDamage?
     private var isTracing = false
 
     /// How many fetch statements stay prepared.
@@ -29,9 +31,10 @@ final class SQLiteConnection {
     /// Opens (or creates) the file; a read-only connection (for ``SQLiteReadPool``) never
     /// creates it. Nothing is read or written yet: SQLite reads the header on the first
     /// statement, so a damaged file is detected by the caller's first query.
-    init(path: String, readOnly: Bool = false, log: SQLLog? = nil) throws(ObjectGraphError) {
+    init(path: String, readOnly: Bool = false, log: SQLLog? = nil, damage: StoreDamage? = nil) throws(ObjectGraphError) {
         self.path = path
         self.log = log
+        self.damage = damage
         var opened: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -51,6 +54,12 @@ final class SQLiteConnection {
     private func prepareForUse() throws(ObjectGraphError) {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // Opening does not check the whole file: have SQLite check each b-tree page's cells as
+        // it first reads the page, so that damage is reported by the statement that meets it
+        // and a write never builds on a page it misread. A flag: nothing is read here.
+        if sqlite3_exec(handle, "PRAGMA cell_size_check = ON", nil, nil, nil) != SQLITE_OK {
+            throw .storeUnavailable(path: path, message: String(cString: sqlite3_errmsg(handle)))
+        }
         // Queries and string indexes use these; a connection without them could not read them.
         guard SQLiteQueryFunctions.register(on: handle) else {
             throw .storeUnavailable(path: path, message: "the query collations and functions could not be registered")
@@ -66,12 +75,19 @@ final class SQLiteConnection {
 
     /// Folds the WAL into the database file and closes the handle, so that the file alone holds
     /// every commit (SQLite removes the WAL when the last connection closes). Idempotent.
+    ///
+    /// A file known to be damaged is not written: the WAL stays beside it, holding the commits
+    /// made before the damage was met (SQLite reads them from there).
     func close() {
         guard !isClosed else { return }
         isClosed = true
         statements = [:]  // finalizes them before the handle closes
         queryStatements = [:]
-        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)  // best effort: readers elsewhere may hold it
+        if damage?.isKnown == true {
+            csqlite_skip_checkpoint_on_close(handle)
+        } else {
+            sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)  // best effort: readers elsewhere may hold it
+        }
         sqlite3_close_v2(handle)
     }
 
@@ -217,7 +233,9 @@ final class SQLiteConnection {
         case SQLITE_BUSY:
             return .storeBusy(path: path)
         case SQLITE_CORRUPT, SQLITE_NOTADB:
-            return .corruptStore(path: path, message: String(cString: sqlite3_errmsg(handle)))
+            let error = ObjectGraphError.corruptStore(path: path, message: String(cString: sqlite3_errmsg(handle)))
+            damage?.note(error)
+            return error
         case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM:
             return .storeUnavailable(path: path, message: Self.describeFailure(of: handle, code: code))
         default:
