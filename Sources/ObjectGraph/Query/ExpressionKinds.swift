@@ -10,6 +10,7 @@ enum ExpressionKinds {
     private struct Kind {
         let translatable: (any TranslatableExpression.Type)?
         let conjunction: (any ConjunctionExpression.Type)?
+        let evaluable: (any EvaluableExpression.Type)?
     }
 
     // `lock` protects `kinds`.
@@ -19,7 +20,9 @@ enum ExpressionKinds {
     private static func kind(of type: Any.Type) -> Kind {
         let key = ObjectIdentifier(type)
         if let known = lock.withLock({ kinds[key] }) { return known }
-        let kind = Kind(translatable: type as? any TranslatableExpression.Type, conjunction: type as? any ConjunctionExpression.Type)
+        let kind = Kind(
+            translatable: type as? any TranslatableExpression.Type, conjunction: type as? any ConjunctionExpression.Type,
+            evaluable: type as? any EvaluableExpression.Type)
         lock.withLock { kinds[key] = kind }
         return kind
     }
@@ -27,6 +30,11 @@ enum ExpressionKinds {
     /// `expression`'s translation, or `nil` when its type has none.
     static func translatable(_ expression: any PredicateExpression) -> (any TranslatableExpression.Type)? {
         kind(of: type(of: expression)).translatable
+    }
+
+    /// How `expression` compiles for evaluation in memory, or `nil` when Foundation evaluates it.
+    static func evaluable(_ expression: any PredicateExpression) -> (any EvaluableExpression.Type)? {
+        kind(of: type(of: expression)).evaluable
     }
 
     /// The two sides of `expression` if it is a conjunction.
