@@ -239,7 +239,12 @@ final class SQLiteConnection {
         case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM:
             return .storeUnavailable(path: path, message: Self.describeFailure(of: handle, code: code))
         default:
-            return .sqlite(path: path, code: code, message: "\(String(cString: sqlite3_errmsg(handle))) (in: \(sql))")
+            let message = String(cString: sqlite3_errmsg(handle))
+            if message.hasPrefix(PredicateTrap.sqlMarker) {
+                // A query met what Swift traps on; the fetch names its entity.
+                return .predicateFailed(entity: "", message: String(message.dropFirst(PredicateTrap.sqlMarker.count)))
+            }
+            return .sqlite(path: path, code: code, message: "\(message) (in: \(sql))")
         }
     }
 
