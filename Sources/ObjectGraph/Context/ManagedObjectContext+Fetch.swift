@@ -122,6 +122,7 @@ extension ManagedObjectContext {
         var query = plan.storeQuery
         let window = windowInSQL(plan, query: &query)
         let sortsByIDInMemory = dropOrderByID(&query)
+        if engine.isLogging { query.evaluatedInMemory = plan.predicate.inMemoryParts.map(\.description) }
         let rows = try engine.rows(matching: query)
         var objects: [T] = []
         objects.reserveCapacity(rows.count + plan.memoryObjects.count)

@@ -16,7 +16,10 @@ final class SQLiteConnection {
     private var queryStatements: [String: SQLiteStatement] = [:]
     private var queryStatementOrder: [String] = []
     /// Where statements are reported when the log is on.
-    private let log: SQLLog?
+    let log: SQLLog?
+    /// What the log says of the statements run now besides their SQL: the parts of a fetch's
+    /// predicate evaluated in memory (see ``SQLLogEntry/evaluatedInMemory``).
+    var logNote: [String] = []
     /// Where damage met by any statement is recorded, shared by a store's connections.
     let damage: StoreDamage?
     private var isTracing = false
@@ -211,7 +214,9 @@ final class SQLiteConnection {
         }
         sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, nanoseconds in
             guard let context, let statement, let nanoseconds else { return 0 }
-            let log = Unmanaged<SQLLog>.fromOpaque(context).takeUnretainedValue()
+            // Called on the thread using the connection, inside one of its calls.
+            let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+            guard let log = connection.log else { return 0 }
             let handle = OpaquePointer(statement)
             let sql = sqlite3_sql(handle).map { String(cString: $0) } ?? ""
             var expanded = sql
@@ -220,9 +225,9 @@ final class SQLiteConnection {
                 sqlite3_free(text)
             }
             let duration = Duration.nanoseconds(nanoseconds.load(as: Int64.self))
-            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: duration))
+            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: duration, evaluatedInMemory: connection.logNote))
             return 0
-        }, Unmanaged.passUnretained(log).toOpaque())
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     // MARK: Errors
