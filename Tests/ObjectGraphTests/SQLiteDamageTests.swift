@@ -158,15 +158,21 @@ struct SQLiteDamageTests {
         return outcome
     }
 
+    /// Writes the store with its last page damaged (far from the schema and the metadata the
+    /// open reads) to `url`; returns the bytes written.
+    static func writeDamagedLastPage(to url: URL) throws -> Data {
+        var bytes = pristine
+        let last = bytes.count - pageSize
+        for index in last..<(last + 64) { bytes[index] ^= 0xA5 }
+        try bytes.write(to: url)
+        return bytes
+    }
+
     @Test("a read that meets damage throws corruptStore naming the file, and the store then refuses to write")
     func damageRefusesLaterWrites() throws {
         try SQLiteFixture.withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("damaged.sqlite")
-            var bytes = Self.pristine
-            // Damage the last page, far from the schema and the metadata the open reads.
-            let last = bytes.count - Self.pageSize
-            for index in last..<(last + 64) { bytes[index] ^= 0xA5 }
-            try bytes.write(to: url)
+            let bytes = try Self.writeDamagedLastPage(to: url)
             let container = try SQLiteFixture.container(at: url)
             try container.viewContext.performAndWait {
                 let context = container.viewContext
@@ -200,10 +206,7 @@ struct SQLiteDamageTests {
             try SQLiteFixture.container(at: sound).checkIntegrity()
 
             let url = directory.appendingPathComponent("damaged.sqlite")
-            var bytes = Self.pristine
-            let last = bytes.count - Self.pageSize
-            for index in last..<(last + 64) { bytes[index] ^= 0xA5 }
-            try bytes.write(to: url)
+            let bytes = try Self.writeDamagedLastPage(to: url)
             let container = try SQLiteFixture.container(at: url)
             let error = try #require(throws: ObjectGraphError.self) { try container.checkIntegrity() }
             guard case let .corruptStore(path, message) = error else {

@@ -27,7 +27,7 @@ func registerLaunchScenarios() {
             for _ in 0..<launches {
                 let container = try! PersistentContainer(model: profileModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.launch"))
                 let found = try! container.viewContext.performAndWait {
-                    try container.viewContext.fetch(FetchRequest<Profile>(predicate: #Predicate { $0.username == name }))
+                    try container.viewContext.fetch(ObjectGraph.FetchRequest<Profile>(predicate: #Predicate { $0.username == name }))
                 }
                 precondition(found.count == 1)
                 container.close()
@@ -55,7 +55,7 @@ func registerLaunchScenarios() {
     let limit = count
     let byHandDivision = limit / 10
     let byHandRemainder = limit % 70_001
-    func q8(_ name: String, _ makeRequest: @escaping @Sendable (String) -> FetchRequest<Profile>) {
+    func q8(_ name: String, _ makeRequest: @escaping @Sendable (String) -> ObjectGraph.FetchRequest<Profile>) {
         Benchmark("Q8\(name) Streams", configuration: configuration) { benchmark in
             let profiles = ObjectGraphProfiles.shared(count)
             profiles.context.performAndWait {
@@ -67,16 +67,16 @@ func registerLaunchScenarios() {
             }
         }
     }
-    q8("a") { city in FetchRequest(predicate: #Predicate { $0.city == city && $0.rank < limit / 10 }) }
-    q8("a-folded") { city in FetchRequest(predicate: #Predicate { $0.city == city && $0.rank < byHandDivision }) }
-    q8("b") { city in FetchRequest(predicate: #Predicate { $0.city == city && $0.rank < limit % 70_001 }) }
-    q8("b-folded") { city in FetchRequest(predicate: #Predicate { $0.city == city && $0.rank < byHandRemainder }) }
+    q8("a") { (city: String) -> ObjectGraph.FetchRequest<Profile> in ObjectGraph.FetchRequest(predicate: #Predicate<Profile> { $0.city == city && $0.rank < limit / 10 }) }
+    q8("a-folded") { (city: String) -> ObjectGraph.FetchRequest<Profile> in ObjectGraph.FetchRequest(predicate: #Predicate<Profile> { $0.city == city && $0.rank < byHandDivision }) }
+    q8("b") { (city: String) -> ObjectGraph.FetchRequest<Profile> in ObjectGraph.FetchRequest(predicate: #Predicate<Profile> { $0.city == city && $0.rank < limit % 70_001 }) }
+    q8("b-folded") { (city: String) -> ObjectGraph.FetchRequest<Profile> in ObjectGraph.FetchRequest(predicate: #Predicate<Profile> { $0.city == city && $0.rank < byHandRemainder }) }
     // Arithmetic on the property runs in SQL too (GRDB writes it in SQL).
-    q8("c") { city in FetchRequest(predicate: #Predicate { $0.city == city && $0.rank % 10 == 0 }) }
+    q8("c") { (city: String) -> ObjectGraph.FetchRequest<Profile> in ObjectGraph.FetchRequest(predicate: #Predicate<Profile> { $0.city == city && $0.rank % 10 == 0 }) }
     // What still falls back: a computed property, evaluated in memory on the rows `city == X`
     // narrows down, against fetching those rows alone.
-    q8("d") { city in FetchRequest(predicate: #Predicate { $0.city == city && $0.rankIsEven }) }
-    q8("d-plain") { city in FetchRequest(predicate: #Predicate { $0.city == city }) }
+    q8("d") { (city: String) -> ObjectGraph.FetchRequest<Profile> in ObjectGraph.FetchRequest(predicate: #Predicate<Profile> { $0.city == city && $0.rankIsEven }) }
+    q8("d-plain") { (city: String) -> ObjectGraph.FetchRequest<Profile> in ObjectGraph.FetchRequest(predicate: #Predicate<Profile> { $0.city == city }) }
 
     func grdb(_ name: String, _ filter: @escaping @Sendable (String) -> SQLExpression) {
         Benchmark("Q8\(name) GRDB", configuration: configuration) { benchmark in
@@ -89,8 +89,8 @@ func registerLaunchScenarios() {
             benchmark.stopMeasurement()
         }
     }
-    grdb("a") { city in Column("city") == city && Column("rank") < limit / 10 }
-    grdb("b") { city in Column("city") == city && Column("rank") < limit % 70_001 }
+    grdb("a") { (city: String) -> SQLExpression in Column("city") == city && Column("rank") < limit / 10 }
+    grdb("b") { (city: String) -> SQLExpression in Column("city") == city && Column("rank") < limit % 70_001 }
     Benchmark("Q8c GRDB", configuration: configuration) { benchmark in
         let queue = grdbBase
         benchmark.startMeasurement()

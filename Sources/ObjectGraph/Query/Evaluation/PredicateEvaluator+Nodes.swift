@@ -167,32 +167,34 @@ extension PredicateExpressions.SequenceContains: EvaluableExpression {
 
 extension PredicateExpressions.SequenceContainsWhere: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let sequence = compiler.compile(sequence)
-        let index = compiler.declareLocal(variable)
-        let test = compiler.compile(test)
-        return { frame in
-            defer { frame.locals[index] = nil }
-            for element in try sequence(&frame) {
-                frame.locals[index] = element
-                if try test(&frame) { return true }
-            }
-            return false
-        }
+        compiler.firstElement(of: sequence, boundTo: variable, where: test, is: true)
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let sequence = compiler.compile(sequence)
-        let index = compiler.declareLocal(variable)
-        let test = compiler.compile(test)
+        // Every element passes when none fails.
+        let failing = compiler.firstElement(of: sequence, boundTo: variable, where: test, is: false)
+        return { frame in try !failing(&frame) }
+    }
+}
+
+extension PredicateCompiler {
+    /// Whether some element of `sequence`, bound to `variable`, makes `test` give `result`:
+    /// the elements tried in order, stopping at the first.
+    mutating func firstElement<Sequence: PredicateExpression, Test: PredicateExpression<Bool>>(
+        of sequence: Sequence, boundTo variable: PredicateExpressions.Variable<Sequence.Output.Element>, where test: Test, is result: Bool
+    ) -> Evaluation<Bool> where Sequence.Output: Swift.Sequence {
+        let sequence = compile(sequence)
+        let index = declareLocal(variable)
+        let test = compile(test)
         return { frame in
             defer { frame.locals[index] = nil }
             for element in try sequence(&frame) {
                 frame.locals[index] = element
-                if try !test(&frame) { return false }
+                if try test(&frame) == result { return true }
             }
-            return true
+            return false
         }
     }
 }
@@ -398,38 +400,35 @@ extension PredicateExpressions.UnaryMinus: EvaluableExpression {
 
 extension PredicateExpressions.IntDivision: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
-        let lhs = compiler.compile(lhs)
-        let rhs = compiler.compile(rhs)
-        if let checked = IntegerOperations.checked(.divide, on: Output.self) {
-            return { frame in
-                let left = try lhs(&frame)
-                return try checked(left, rhs(&frame))
-            }
-        }
-        return { frame in
-            let left = try lhs(&frame)
-            let right = try rhs(&frame)
-            guard right != 0 else { throw PredicateTrap.divisionByZero(left, .divide) }
-            return left / right
-        }
+        compiler.division(.divide, lhs, rhs)
     }
 }
 
 extension PredicateExpressions.IntRemainder: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
-        let lhs = compiler.compile(lhs)
-        let rhs = compiler.compile(rhs)
-        if let checked = IntegerOperations.checked(.remainder, on: Output.self) {
+        compiler.division(.remainder, lhs, rhs)
+    }
+}
+
+extension PredicateCompiler {
+    /// `lhs / rhs` or `lhs % rhs` on integers, a division by zero (or `min / -1`) thrown.
+    mutating func division<LHS: PredicateExpression, RHS: PredicateExpression>(
+        _ op: ArithmeticOperation, _ lhs: LHS, _ rhs: RHS
+    ) -> Evaluation<LHS.Output> where LHS.Output: BinaryInteger, RHS.Output == LHS.Output {
+        let lhs = compile(lhs)
+        let rhs = compile(rhs)
+        if let checked = IntegerOperations.checked(op, on: LHS.Output.self) {
             return { frame in
                 let left = try lhs(&frame)
                 return try checked(left, rhs(&frame))
             }
         }
+        // An integer type of no fixed width does not overflow.
         return { frame in
             let left = try lhs(&frame)
             let right = try rhs(&frame)
-            guard right != 0 else { throw PredicateTrap.divisionByZero(left, .remainder) }
-            return left % right
+            guard right != 0 else { throw PredicateTrap.divisionByZero(left, op) }
+            return op == .divide ? left / right : left % right
         }
     }
 }
