@@ -115,6 +115,18 @@ struct QueryArithmeticTests {
             == .failure(.predicateFailed(entity: "Content", message: "10 / 0: division by zero")))
     }
 
+    @Test("a batch update whose predicate traps in SQL fails with predicateFailed naming the entity, and changes nothing")
+    func batchTrap() throws {
+        let container = try store(.sqlite, ranks: [4, 0])
+        let view = container.viewContext
+        try view.performAndWait { () throws in
+            #expect(throws: ObjectGraphError.predicateFailed(entity: "Content", message: "8 / 0: division by zero")) {
+                try view.execute(BatchUpdate<Content>(where: #Predicate { 8 / $0.rank > 1 }, set: \.isEven, to: true))
+            }
+            #expect(try view.count(for: FetchRequest<Content>(predicate: #Predicate { $0.isEven })) == 0)
+        }
+    }
+
     @Test("captured values and arithmetic on them are bound as parameters: one statement serves every value")
     func constantsAreParameters() throws {
         let container = try store(.sqlite, ranks: Array(0..<50))
