@@ -45,37 +45,40 @@ extension PredicateExpressions.KeyPath: EvaluableExpression {
 
 // MARK: Comparisons and logic
 
-extension PredicateExpressions.Equal: EvaluableExpression {
-    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let lhs = compiler.compile(lhs)
-        let rhs = compiler.compile(rhs)
+extension PredicateCompiler {
+    /// `lhs` and `rhs` evaluated in that order, then `operation` on their values: the shape of
+    /// most nodes.
+    mutating func combine<LHS: PredicateExpression, RHS: PredicateExpression, Output>(
+        _ lhs: LHS, _ rhs: RHS, _ operation: @escaping (LHS.Output, RHS.Output) throws -> Output
+    ) -> Evaluation<Output> {
+        let lhs = compile(lhs)
+        let rhs = compile(rhs)
         return { frame in
             let left = try lhs(&frame)
-            return try left == rhs(&frame)
+            return try operation(left, rhs(&frame))
         }
+    }
+}
+
+extension PredicateExpressions.Equal: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        compiler.combine(lhs, rhs, ==)
     }
 }
 
 extension PredicateExpressions.NotEqual: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let lhs = compiler.compile(lhs)
-        let rhs = compiler.compile(rhs)
-        return { frame in
-            let left = try lhs(&frame)
-            return try left != rhs(&frame)
-        }
+        compiler.combine(lhs, rhs, !=)
     }
 }
 
 extension PredicateExpressions.Comparison: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let lhs = compiler.compile(lhs)
-        let rhs = compiler.compile(rhs)
         switch op {
-        case .lessThan: return { frame in let left = try lhs(&frame); return try left < rhs(&frame) }
-        case .lessThanOrEqual: return { frame in let left = try lhs(&frame); return try left <= rhs(&frame) }
-        case .greaterThan: return { frame in let left = try lhs(&frame); return try left > rhs(&frame) }
-        case .greaterThanOrEqual: return { frame in let left = try lhs(&frame); return try left >= rhs(&frame) }
+        case .lessThan: compiler.combine(lhs, rhs, <)
+        case .lessThanOrEqual: compiler.combine(lhs, rhs, <=)
+        case .greaterThan: compiler.combine(lhs, rhs, >)
+        case .greaterThanOrEqual: compiler.combine(lhs, rhs, >=)
         }
     }
 }
@@ -156,12 +159,7 @@ extension PredicateExpressions.ForcedUnwrap: EvaluableExpression {
 
 extension PredicateExpressions.SequenceContains: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let sequence = compiler.compile(sequence)
-        let element = compiler.compile(element)
-        return { frame in
-            let values = try sequence(&frame)
-            return try values.contains(element(&frame))
-        }
+        compiler.combine(sequence, element) { $0.contains($1) }
     }
 }
 
@@ -216,14 +214,11 @@ extension PredicateExpressions.Filter: EvaluableExpression {
     }
 }
 
+// The string tests run Foundation's own node on the values, for its exact meaning.
 extension PredicateExpressions.CollectionContainsCollection: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let base = compiler.compile(base)
-        let other = compiler.compile(other)
-        return { frame in
-            let baseValue = try base(&frame)
-            let otherValue = try other(&frame)
-            return try PredicateExpressions.CollectionContainsCollection(base: PredicateExpressions.Value(baseValue), other: PredicateExpressions.Value(otherValue))
+        compiler.combine(base, other) { base, other in
+            try PredicateExpressions.CollectionContainsCollection(base: PredicateExpressions.Value(base), other: PredicateExpressions.Value(other))
                 .evaluate(PredicateBindings())
         }
     }
@@ -231,12 +226,8 @@ extension PredicateExpressions.CollectionContainsCollection: EvaluableExpression
 
 extension PredicateExpressions.SequenceStartsWith: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let base = compiler.compile(base)
-        let prefix = compiler.compile(prefix)
-        return { frame in
-            let baseValue = try base(&frame)
-            let prefixValue = try prefix(&frame)
-            return try PredicateExpressions.SequenceStartsWith(base: PredicateExpressions.Value(baseValue), prefix: PredicateExpressions.Value(prefixValue))
+        compiler.combine(base, prefix) { base, prefix in
+            try PredicateExpressions.SequenceStartsWith(base: PredicateExpressions.Value(base), prefix: PredicateExpressions.Value(prefix))
                 .evaluate(PredicateBindings())
         }
     }
@@ -244,22 +235,13 @@ extension PredicateExpressions.SequenceStartsWith: EvaluableExpression {
 
 extension PredicateExpressions.RangeExpressionContains: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        let range = compiler.compile(range)
-        let element = compiler.compile(element)
-        return { frame in
-            let bounds = try range(&frame)
-            return try bounds.contains(element(&frame))
-        }
+        compiler.combine(range, element) { $0.contains($1) }
     }
 }
 
 extension PredicateExpressions.ClosedRange: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
-        let lower = compiler.compile(lower)
-        let upper = compiler.compile(upper)
-        return { frame in
-            let low = try lower(&frame)
-            let high = try upper(&frame)
+        compiler.combine(lower, upper) { low, high in
             guard low <= high else { throw PredicateTrap.reversedRange(low, high, closed: true) }
             return low...high
         }
@@ -268,11 +250,7 @@ extension PredicateExpressions.ClosedRange: EvaluableExpression {
 
 extension PredicateExpressions.Range: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
-        let lower = compiler.compile(lower)
-        let upper = compiler.compile(upper)
-        return { frame in
-            let low = try lower(&frame)
-            let high = try upper(&frame)
+        compiler.combine(lower, upper) { low, high in
             guard low <= high else { throw PredicateTrap.reversedRange(low, high, closed: false) }
             return low..<high
         }
@@ -295,13 +273,9 @@ extension PredicateExpressions.SequenceMinimum: EvaluableExpression {
 
 extension PredicateExpressions.CollectionIndexSubscript: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
-        let wrapped = compiler.compile(wrapped)
-        let index = compiler.compile(index)
-        return { frame in
-            let collection = try wrapped(&frame)
-            let position = try index(&frame)
-            // Foundation's bounds check and message.
-            return try PredicateExpressions.CollectionIndexSubscript(wrapped: PredicateExpressions.Value(collection), index: PredicateExpressions.Value(position))
+        // Foundation's bounds check and message.
+        compiler.combine(wrapped, index) { collection, position in
+            try PredicateExpressions.CollectionIndexSubscript(wrapped: PredicateExpressions.Value(collection), index: PredicateExpressions.Value(position))
                 .evaluate(PredicateBindings())
         }
     }
@@ -371,19 +345,12 @@ enum IntegerOperations {
 
 extension PredicateExpressions.Arithmetic: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
-        let lhs = compiler.compile(lhs)
-        let rhs = compiler.compile(rhs)
-        if let checked = IntegerOperations.checked(op.operation, on: Output.self) {
-            return { frame in
-                let left = try lhs(&frame)
-                return try checked(left, rhs(&frame))
-            }
-        }
+        if let checked = IntegerOperations.checked(op.operation, on: Output.self) { return compiler.combine(lhs, rhs, checked) }
         // Floating point and `Decimal` do not trap.
         switch op {
-        case .add: return { frame in let left = try lhs(&frame); return try left + rhs(&frame) }
-        case .subtract: return { frame in let left = try lhs(&frame); return try left - rhs(&frame) }
-        case .multiply: return { frame in let left = try lhs(&frame); return try left * rhs(&frame) }
+        case .add: return compiler.combine(lhs, rhs, +)
+        case .subtract: return compiler.combine(lhs, rhs, -)
+        case .multiply: return compiler.combine(lhs, rhs, *)
         }
     }
 }
@@ -415,18 +382,9 @@ extension PredicateCompiler {
     mutating func division<LHS: PredicateExpression, RHS: PredicateExpression>(
         _ op: ArithmeticOperation, _ lhs: LHS, _ rhs: RHS
     ) -> Evaluation<LHS.Output> where LHS.Output: BinaryInteger, RHS.Output == LHS.Output {
-        let lhs = compile(lhs)
-        let rhs = compile(rhs)
-        if let checked = IntegerOperations.checked(op, on: LHS.Output.self) {
-            return { frame in
-                let left = try lhs(&frame)
-                return try checked(left, rhs(&frame))
-            }
-        }
+        if let checked = IntegerOperations.checked(op, on: LHS.Output.self) { return combine(lhs, rhs, checked) }
         // An integer type of no fixed width does not overflow.
-        return { frame in
-            let left = try lhs(&frame)
-            let right = try rhs(&frame)
+        return combine(lhs, rhs) { left, right in
             guard right != 0 else { throw PredicateTrap.divisionByZero(left, op) }
             return op == .divide ? left / right : left % right
         }
@@ -435,11 +393,6 @@ extension PredicateCompiler {
 
 extension PredicateExpressions.FloatDivision: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
-        let lhs = compiler.compile(lhs)
-        let rhs = compiler.compile(rhs)
-        return { frame in
-            let left = try lhs(&frame)
-            return try left / rhs(&frame)
-        }
+        compiler.combine(lhs, rhs, /)
     }
 }
