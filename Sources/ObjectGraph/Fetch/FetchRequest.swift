@@ -12,7 +12,7 @@ import Foundation
 public struct FetchRequest<T: ManagedObject>: Sendable {
     /// Which objects to include; all when `nil`.
     public var predicate: Predicate<T>? {
-        didSet { compiledPredicate = CompiledPredicateCache() }
+        didSet { compiledPredicate = predicate == nil ? nil : CompiledPredicateCache() }
     }
     /// The order of the results; the fetch order of the store when empty.
     public var sortDescriptors: [SortDescriptor<T>]
@@ -31,12 +31,13 @@ public struct FetchRequest<T: ManagedObject>: Sendable {
     /// path is tested against.
     var evaluatesInMemory = false
     /// The predicate compiled for evaluation in memory, made on first use.
-    private var compiledPredicate = CompiledPredicateCache<T>()
+    private var compiledPredicate: CompiledPredicateCache<T>?
 
     /// Creates a request.
     public init(predicate: Predicate<T>? = nil, sortBy sortDescriptors: [SortDescriptor<T>] = []) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
+        compiledPredicate = predicate == nil ? nil : CompiledPredicateCache()
     }
 
     /// Whether `object` matches the predicate; a predicate that throws is reported as
@@ -46,7 +47,8 @@ public struct FetchRequest<T: ManagedObject>: Sendable {
     public func matches(_ object: T) throws(ObjectGraphError) -> Bool {
         guard let predicate else { return true }
         do {
-            return try compiledPredicate.compiled(predicate, for: object).evaluate(object)
+            let compiled = compiledPredicate?.compiled(predicate, for: object) ?? CompiledPredicate(predicate)
+            return try compiled.evaluate(object)
         } catch {
             throw Self.predicateFailed(error)
         }

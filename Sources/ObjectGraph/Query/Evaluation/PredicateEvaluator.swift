@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import Synchronization
 
 /// What a compiled predicate reads while it evaluates one object: the object, and the values of
 /// the variables the predicate binds inside itself (`flatMap`, `contains(where:)`, `filter`).
@@ -162,23 +163,26 @@ extension EvaluableExpression {
 }
 
 /// The compiled predicate of a request, made on first use and shared by the copies of the
-/// request (a new predicate gets a new cache).
-final class CompiledPredicateCache<T: ManagedObject>: @unchecked Sendable {  // `lock` protects `compiled`
-    private let lock = Lock()
-    private var compiled: CompiledPredicate<T>?
+/// request (a new predicate gets a new cache). Set once, read without a lock.
+final class CompiledPredicateCache<T: ManagedObject>: Sendable {
+    /// The compiled predicate, immutable once made.
+    private final class Compiled: @unchecked Sendable {  // immutable; its closures only read what the predicate captured
+        let predicate: CompiledPredicate<T>
+        init(_ predicate: CompiledPredicate<T>) { self.predicate = predicate }
+    }
+
+    private let compiled = AtomicLazyReference<Compiled>()
 
     /// The compiled form of `predicate`; stored attributes read from slots once `object` says
     /// which model it belongs to.
     func compiled(_ predicate: Predicate<T>, for object: T) -> CompiledPredicate<T> {
-        if let compiled = lock.withLock({ compiled }) { return compiled }
+        if let compiled = compiled.load() { return compiled.predicate }
         var entity: EntityDescription?
         var resolver: (any QueryKeyPathResolver)?
         if let model = object.managedObjectContext?.model, let found = model.entity(for: T.self) {
             entity = found
             resolver = LayoutKeyPathResolver(model: model)
         }
-        let made = CompiledPredicate(predicate, entity: entity, resolver: resolver)
-        lock.withLock { compiled = made }
-        return made
+        return compiled.storeIfNil(Compiled(CompiledPredicate(predicate, entity: entity, resolver: resolver))).predicate
     }
 }
