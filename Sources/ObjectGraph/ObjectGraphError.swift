@@ -110,6 +110,11 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A save would leave two objects with equal values under a uniqueness constraint; nothing
     /// was written and the context keeps its unsaved changes.
     case uniquenessViolation([UniquenessConflict])
+    /// A uniqueness constraint's index was missing from the file (dropped by a tool or a manual
+    /// repair) and cannot be built again because objects in the file already share values under
+    /// it; the store was not opened and nothing was changed. `index` is the index's name in the
+    /// file; each conflict names two objects that collide.
+    case uniquenessViolationInStore(path: String, index: String, conflicts: [UniquenessConflict])
 
     // Batch work
     /// A batch update cannot set a key path: it is not an `@Attribute` of the entity (a
@@ -193,6 +198,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case .uniquenessViolation(let conflicts):
             "The save would break uniqueness: " + conflicts.map(\.description).joined(separator: "; ")
                 + ". Nothing was written and the context keeps its changes: change one of the objects, or set the context's uniquenessPolicy to .upsert to make an inserted object update the existing one."
+        case let .uniquenessViolationInStore(path, index, conflicts):
+            "The store at \(path) lacks the index \(index) that keeps objects unique, and it cannot be built again: "
+                + conflicts.map(\.description).joined(separator: "; ")
+                + ". Nothing was changed. Make the objects unique (open the file with a model version that does not declare the constraint, and change or delete one object of each pair), then open it again."
         case .storeClosed(let path):
             "The store at \(path) was closed (PersistentContainer.close()); open a new container to use it again."
         case let .unsupportedSQLiteVersion(path, found, needed):

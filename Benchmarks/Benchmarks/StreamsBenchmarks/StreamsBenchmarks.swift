@@ -16,6 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     registerStoreScenarios()
     registerMigrationScenarios()
     registerQueryScenarios()
+    registerLaunchScenarios()
     registerCombiningScenarios()
     registerAttributeTypeScenarios()
 }

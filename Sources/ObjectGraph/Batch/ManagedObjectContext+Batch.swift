@@ -165,7 +165,14 @@ extension ManagedObjectContext {
                     name: "batch", queue: DispatchQueue(label: "ObjectGraph.batch"), coordinator: StoreCoordinator(model: model, store: snapshot))
                 return try scratch.performAndWait { try scratch.fetchIdentifiers(request) }
             })
-        let (result, sequence) = try coordinator.execute(batch)
+        let result: StoreBatchResult
+        let sequence: UInt64?
+        do {
+            (result, sequence) = try coordinator.execute(batch)
+        } catch ObjectGraphError.predicateFailed(_, let message) {
+            // Raised by SQL, which does not know the request's type.
+            throw ObjectGraphError.predicateFailed(entity: entity.name, message: message)
+        }
         let save = DidSave(
             insertedIDs: [], updatedIDs: Set(result.updatedRows.map(\.id)), deletedIDs: Set(result.deletedIDs),
             changedKeys: result.changedKeys, rows: result.updatedRows, origin: ObjectIdentifier(self), sequence: sequence ?? 0)

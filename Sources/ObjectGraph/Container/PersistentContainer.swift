@@ -67,6 +67,39 @@ public final class PersistentContainer: Sendable {
         coordinator.store.close()
     }
 
+    /// Reads the whole store file and checks that it is sound, throwing
+    /// ``ObjectGraphError/corruptStore(path:message:)`` with the first problems found.
+    ///
+    /// Opening a container does not read the file's data, so that it costs the same with a
+    /// million objects as with ten; damage is otherwise reported by the first fetch or save
+    /// that meets it. Run this when you choose: after a crash, on a file copied in from
+    /// elsewhere, now and then in the background.
+    ///
+    /// ```swift
+    /// container.performBackgroundTask { _ in
+    ///     do {
+    ///         try container.checkIntegrity()
+    ///     } catch {
+    ///         report(error)  // restore a backup, or move the file aside
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// **Cost.** It reads every page of the file once (SQLite's `PRAGMA quick_check`): time in
+    /// proportion to the file's size — measured on a busy 2-core server with the file in the
+    /// operating system's cache, 7–12 ms per MiB (a store of 300,000 small objects, 27 MiB:
+    /// 0.2–0.3 s; of 1,000,000, 90 MiB: about 1 s), and about 30 ms per MiB when the pages
+    /// come from disk. `thorough: true` also checks every index entry against its row (`PRAGMA
+    /// integrity_check`), which costs more. It runs on a read connection in one read
+    /// transaction: fetches and saves go on meanwhile, so call it off the main queue. The
+    /// in-memory store has nothing to check.
+    ///
+    /// Once damage is found (here or by any read), the store refuses to write, throwing the same
+    /// error: a write could spread it.
+    public func checkIntegrity(thorough: Bool = false) throws {
+        try coordinator.store.checkIntegrity(thorough: thorough)
+    }
+
     /// A new context with a private serial queue of its own.
     public func newBackgroundContext(name: String = "background") -> ManagedObjectContext {
         ManagedObjectContext(

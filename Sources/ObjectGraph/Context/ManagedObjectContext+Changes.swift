@@ -43,7 +43,6 @@ extension ManagedObjectContext {
         object.objectID = ObjectID(entity: entity, primaryKey: key)
         object.managedObjectContext = self
         object.slots = layout.initialSlots(of: object)
-        layout.fillSlotCaches(of: object)
         object.committedSlots = []
         object.lifecycle = .inserted
         // Held strongly until saved, it needs no weak registry entry before then.

@@ -275,7 +275,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if let existing = registered(row.id) { return existing }
         let object = row.id.entity.objectClass.init()
         object.cachedLayout = row.id.entity.layout
-        row.id.entity.layout.fillSlotCaches(of: object)
         object.objectID = row.id
         object.managedObjectContext = self
         object.slots = row.slots

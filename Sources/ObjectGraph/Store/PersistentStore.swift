@@ -126,9 +126,15 @@ protocol PersistentStore: AnyObject, Sendable {
     /// Checkpoints and closes; every later call throws ``ObjectGraphError/storeClosed(path:)``.
     /// Idempotent.
     func close()
+    /// Reads the whole store and checks that it is sound (see
+    /// ``PersistentContainer/checkIntegrity(thorough:)``).
+    func checkIntegrity(thorough: Bool) throws(ObjectGraphError)
 }
 
 extension PersistentStore {
+    /// A store whose data is all in this process's memory has nothing to check.
+    func checkIntegrity(thorough: Bool) throws(ObjectGraphError) {}
+
     /// The property-level comparison behind every merge policy: which changed attributes and
     /// to-one relationships collide with a change saved elsewhere, given the row as it is now in
     /// the store. To-many relationships are merged as additions and removals and never collide.

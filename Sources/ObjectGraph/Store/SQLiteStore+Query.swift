@@ -3,11 +3,13 @@ extension SQLiteStore: StoreQueryEngine {
 
     var queryBuilder: SQLQueryBuilder { SQLQueryBuilder(schema: schema, model: model) }
 
+    var isLogging: Bool { sqlLog.isEnabled }
+
     func rows(matching query: StoreQuery) throws(ObjectGraphError) -> [StoredRow] {
         try withReadConnection { connection throws(ObjectGraphError) -> [StoredRow] in
             if let text = queryBuilder.rows(query) {
                 let mapping = try mapping(for: query.entities[0])
-                return try run(text, on: connection) { statement throws(ObjectGraphError) in try readRow(statement, mapping) }
+                return try run(text, on: connection, note: query.evaluatedInMemory) { statement throws(ObjectGraphError) in try readRow(statement, mapping) }
             }
             // Rows of several entities have several layouts: find them, then read each by key.
             return try connection.readTransaction { () throws(ObjectGraphError) -> [StoredRow] in
@@ -59,7 +61,7 @@ extension SQLiteStore: StoreQueryEngine {
         let text = queryBuilder.identifiers(query)
         let single = query.entities.count == 1 ? query.entities[0] : nil
         var entities: [String: EntityDescription] = [:]
-        return try run(text, on: connection) { statement throws(ObjectGraphError) -> ObjectID in
+        return try run(text, on: connection, note: query.evaluatedInMemory) { statement throws(ObjectGraphError) -> ObjectID in
             let key = statement.int64(at: 0)
             if let single { return ObjectID(entity: single, primaryKey: key) }
             // One hierarchy of one entity selects no entity column.
@@ -90,11 +92,15 @@ extension SQLiteStore: StoreQueryEngine {
 
     /// Runs a statement, binding its values, and collects one result per row.
     func run<Element>(
-        _ text: SQLStatementText, on connection: SQLiteConnection, cached: Bool = true,
+        _ text: SQLStatementText, on connection: SQLiteConnection, cached: Bool = true, note: [String] = [],
         _ read: (SQLiteStatement) throws(ObjectGraphError) -> Element
     ) throws(ObjectGraphError) -> [Element] {
         let statement = cached ? try connection.queryStatement(text.sql) : try connection.prepare(text.sql)
-        defer { statement.reset() }
+        connection.logNote = note
+        defer {
+            statement.reset()  // the log records the statement here
+            connection.logNote = []
+        }
         for (index, value) in text.bindings.enumerated() {
             try statement.bind(value, at: Int32(index + 1))
         }

@@ -37,6 +37,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// How many rows have been decoded into ``StoredRow``s: what a fetch materialises, counted
     /// by tests that check a selective fetch reads only what it returns.
     let decodedRowCount = Atomic<Int>(0)
+    /// Damage a read or write has met; once there is some, nothing more is written.
+    let damage: StoreDamage
     private var reservedKeys: [String: ClosedRange<Int64>] = [:]
     private var keyBlockSizes: [String: Int] = [:]
 
@@ -51,17 +53,22 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     ///   or created, ``ObjectGraphError/corruptStore(path:message:)`` if it is not a database or
     ///   is damaged, ``ObjectGraphError/incompatibleStore(path:message:)`` if it is not an
     ///   ObjectGraph store, ``ObjectGraphError/newerStore(path:fileVersion:modelVersion:)``,
-    ///   ``ObjectGraphError/migrationRefused(path:changes:)`` or
-    ///   ``ObjectGraphError/migrationStageFailed(path:stage:message:)``. In every case the file is
-    ///   left as it was.
+    ///   ``ObjectGraphError/migrationRefused(path:changes:)``,
+    ///   ``ObjectGraphError/migrationStageFailed(path:stage:message:)`` or
+    ///   ``ObjectGraphError/uniquenessViolationInStore(path:index:conflicts:)`` (a uniqueness
+    ///   constraint's index is missing from the file and objects already collide). In every case
+    ///   the file is left as it was.
     init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan()) throws(ObjectGraphError) {
         path = url.path
         self.model = model
         try SQLiteStoreOpening.checkBeforeOpening(path: path)
-        connection = try SQLiteConnection(path: path, log: sqlLog)
+        let damage = StoreDamage()
+        self.damage = damage
+        connection = try SQLiteConnection(path: path, log: sqlLog, damage: damage)
         let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
         schema = SQLiteSchema(model: model, stored: stored)
-        readers = SQLiteReadPool(path: path, log: sqlLog)
+        readers = SQLiteReadPool(path: path, log: sqlLog, damage: damage)
+        try restoreMissingIndexes(on: connection)
     }
 
     /// A store for a migration stage: it reads and writes through `connection`, inside the
@@ -70,6 +77,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         path = connection.path
         self.model = model
         self.connection = connection
+        damage = connection.damage ?? StoreDamage()
         schema = SQLiteSchema(model: model, stored: stored)
         readers = SQLiteReadPool(pinnedTo: connection)
     }
@@ -91,6 +99,16 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
+        do throws(ObjectGraphError) {
+            return try allocateKeysLocked(root: root, count: count)
+        } catch {
+            damage.note(error)
+            throw error
+        }
+    }
+
+    /// ``allocatePrimaryKeys(root:count:)`` with the lock held.
+    private func allocateKeysLocked(root: EntityDescription, count: Int64) throws(ObjectGraphError) -> ClosedRange<Int64> {
         let rootName = root.rootName
         if let reserved = reservedKeys[rootName], Int64(reserved.count) >= count {
             return takeKeys(count, from: reserved, root: rootName)
@@ -98,6 +116,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let blockSize = max(Int64(keyBlockSizes[rootName] ?? Self.keyBlockRange.lowerBound), count)
         keyBlockSizes[rootName] = min(Int(blockSize) * 2, Self.keyBlockRange.upperBound)
         let statement = try connection.statement("UPDATE \(SQLiteSchema.keysTable) SET next = next + ?1 WHERE root = ?2 RETURNING next")
+        try damage.check()
         let next = try connection.writeTransaction { () throws(ObjectGraphError) -> Int64 in
             defer { statement.reset() }
             try statement.bind(blockSize, at: 1)
@@ -105,7 +124,12 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
             guard try statement.step() else {
                 throw .corruptStore(path: path, message: "the keys table has no row for \(rootName)")
             }
-            return statement.int64(at: 0)
+            let next = statement.int64(at: 0)
+            // A damaged row can hold any number; keys start at 1 and the block must fit.
+            guard next > blockSize else {
+                throw .corruptStore(path: path, message: "the keys table holds \(next) as the next key of \(rootName)")
+            }
+            return next
         }
         return takeKeys(count, from: (next - blockSize)...(next - 1), root: rootName)
     }
@@ -241,7 +265,12 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         inOneTransaction: Bool = false, _ body: (SQLiteConnection) throws(ObjectGraphError) -> Result
     ) throws(ObjectGraphError) -> Result {
         defer { sqlLog.deliverPending() }
-        return try readers.read(inOneTransaction: inOneTransaction, body)
+        do throws(ObjectGraphError) {
+            return try readers.read(inOneTransaction: inOneTransaction, body)
+        } catch {
+            damage.note(error)
+            throw error
+        }
     }
 
     /// Checkpoints and closes the connections; later calls throw
@@ -251,11 +280,18 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         lock.withLock { connection.close() }
     }
 
-    /// Runs `body` with the lock held and the connection in a write transaction.
+    /// Runs `body` with the lock held and the connection in a write transaction; refused once
+    /// the store has met damage (see ``StoreDamage``).
     func withWriteTransaction<Result>(_ body: (SQLiteConnection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
         defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
-        return try connection.writeTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }
+        do throws(ObjectGraphError) {
+            try damage.check()
+            return try connection.writeTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }
+        } catch {
+            damage.note(error)
+            throw error
+        }
     }
 }
