@@ -48,7 +48,7 @@ extension ManagedObjectContext {
         object.lifecycle = .inserted
         // Held strongly until saved, it needs no weak registry entry before then.
         insertedSet[object.objectID!] = object
-        entitiesHeld.insert(ObjectIdentifier(object.objectID!.entity))
+        noteHeld(object.objectID!.entity)
         pending.noteInserted(object)
         for (slot, targets) in pendingRelationships {
             setTargets(targets, of: object, slot: slot)

@@ -107,6 +107,7 @@ extension ManagedObjectContext {
         var query = plan.storeQuery
         let window = windowInSQL(plan, query: &query)
         let sortsByIDInMemory = dropOrderByID(&query)
+        noteReading(query.entities)
         let rows = try engine.rows(matching: query)
         var objects: [T] = []
         objects.reserveCapacity(rows.count + plan.memoryObjects.count)

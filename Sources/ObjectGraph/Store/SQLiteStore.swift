@@ -26,7 +26,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // `lock` serializes every use of `connection`, the writer (its statement cache, its
     // transaction state and the statements' bindings and cursors) and protects `reservedKeys`
     // and `keyBlockSizes`. Each method holds it from its first statement to the last reset, so
-    // two saves never interleave. Nothing called under the lock calls out. Reads do not take it:
+    // two saves never interleave. It also protects `hasHistoryTables` and
+    // `creatingHistoryTables`. Nothing called under the lock calls out. Reads do not take it:
     // they run on `readers`, beside a save in progress.
     private let lock = Lock()
     private let connection: SQLiteConnection
@@ -43,6 +44,14 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let path: String
     let model: ObjectModel
     let schema: SQLiteSchema
+    /// Whether saves and batches write persistent history (see SQLiteStore+History.swift).
+    /// Off for a migration's store.
+    let recordsHistory: Bool
+    /// Whether the file has the history tables. A file gets them with its first write of the
+    /// store's own, so that opening a file never writes it.
+    var hasHistoryTables = false
+    /// Set while a write transaction creates them; they count once it commits.
+    var creatingHistoryTables = false
 
     /// Opens the store at `url`, creating the file and its tables if the file is missing or
     /// empty, and migrating it to `model` (see ``MigrationPlan``) if an earlier model wrote it.
@@ -54,12 +63,17 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     ///   ``ObjectGraphError/migrationRefused(path:changes:)`` or
     ///   ``ObjectGraphError/migrationStageFailed(path:stage:message:)``. In every case the file is
     ///   left as it was.
-    init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan()) throws(ObjectGraphError) {
+    ///
+    /// With `recordsHistory` off, saves write no history: other containers then take them for
+    /// writes that bypassed the store (see ``ChangeFeedOptions/recordsHistory``).
+    init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan(), recordsHistory: Bool = true) throws(ObjectGraphError) {
         path = url.path
         self.model = model
+        self.recordsHistory = recordsHistory
         try SQLiteStoreOpening.checkBeforeOpening(path: path)
         connection = try SQLiteConnection(path: path, log: sqlLog)
         let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
+        hasHistoryTables = try connection.tableNames().contains(HistorySQL.stateTableName)
         schema = SQLiteSchema(model: model, stored: stored)
         readers = SQLiteReadPool(path: path, log: sqlLog)
     }
@@ -72,6 +86,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.connection = connection
         schema = SQLiteSchema(model: model, stored: stored)
         readers = SQLiteReadPool(pinnedTo: connection)
+        recordsHistory = false
     }
 
     deinit {
@@ -98,14 +113,17 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let blockSize = max(Int64(keyBlockSizes[rootName] ?? Self.keyBlockRange.lowerBound), count)
         keyBlockSizes[rootName] = min(Int(blockSize) * 2, Self.keyBlockRange.upperBound)
         let statement = try connection.statement("UPDATE \(SQLiteSchema.keysTable) SET next = next + ?1 WHERE root = ?2 RETURNING next")
-        let next = try connection.writeTransaction { () throws(ObjectGraphError) -> Int64 in
+        let next = try writeTransactionWithLockHeld { () throws(ObjectGraphError) -> Int64 in
             defer { statement.reset() }
             try statement.bind(blockSize, at: 1)
             try statement.bind(rootName, at: 2)
             guard try statement.step() else {
                 throw .corruptStore(path: path, message: "the keys table has no row for \(rootName)")
             }
-            return statement.int64(at: 0)
+            let next = statement.int64(at: 0)
+            statement.reset()
+            try noteWriteWithoutHistory(on: connection)
+            return next
         }
         return takeKeys(count, from: (next - blockSize)...(next - 1), root: rootName)
     }
@@ -256,6 +274,15 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
-        return try connection.writeTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }
+        return try writeTransactionWithLockHeld { () throws(ObjectGraphError) -> Result in try body(connection) }
+    }
+
+    /// A write transaction on the writer, the lock held by the caller; the history tables it
+    /// creates count once it commits.
+    private func writeTransactionWithLockHeld<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        defer { creatingHistoryTables = false }
+        let result = try connection.writeTransaction(body)
+        if creatingHistoryTables { hasHistoryTables = true }
+        return result
     }
 }
