@@ -1,8 +1,10 @@
 // The child process of the change-feed tests: another process writing the same SQLite file.
 //
-// `objectgraph-history-child <store path> [--silent]` opens the store (with `--silent`, its saves
-// wake nobody: the parent must notice them on its own) and runs the commands it reads, one per
-// line, answering each with `ok <history token>` once it is saved, or `error <reason>`:
+// `objectgraph-history-child <store path> [--silent] [--correctness]` opens the store (with
+// `--silent`, its saves wake nobody: the parent must notice them on its own; with
+// `--correctness`, with the model of the model-based test, see CorrectnessModel.swift) and runs
+// the commands it reads, one per line, answering each with `ok <history token>` once it is
+// saved, or `error <reason>`:
 //
 //     board <title>                   a new board
 //     card <title> <rank> [<board>]   a new card
@@ -50,10 +52,12 @@ guard let path = arguments.first else {
 var options = ChangeFeedOptions()
 options.wakesOtherWriters = !arguments.contains("--silent")
 
+let correctness = arguments.contains("--correctness")
 let container: PersistentContainer
 do {
     container = try PersistentContainer(
-        model: try ObjectModel(entities: [Board.self, Card.self]), storeURL: URL(fileURLWithPath: path), changeFeed: options)
+        model: correctness ? CorrectnessCommands.model : try ObjectModel(entities: [Board.self, Card.self]),
+        storeURL: URL(fileURLWithPath: path), changeFeed: options)
 } catch {
     FileHandle.standardError.write(Data("objectgraph-history-child: \(error)\n".utf8))
     exit(1)
@@ -139,8 +143,14 @@ while let line = readLine() {
     if words == ["quit"] { break }
     context.performAndWait {
         do {
-            try run(words)
-            say("ok \(token())")
+            if correctness {
+                context.mergePolicy = .objectWins
+                let made = try CorrectnessCommands.run(words, in: context)
+                say("ok \(token()) \(made.map(String.init) ?? "-")")
+            } else {
+                try run(words)
+                say("ok \(token())")
+            }
         } catch {
             context.rollback()
             say("error \(error)")

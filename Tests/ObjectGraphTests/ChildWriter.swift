@@ -12,12 +12,12 @@ final class ChildWriter: @unchecked Sendable {  // used from one test thread at 
     private let errors = Pipe()
     private var buffered = ""
 
-    init(storePath: String, silent: Bool = false) throws {
+    init(storePath: String, silent: Bool = false, correctnessModel: Bool = false) throws {
         let executable = try #require(
             SQLiteDurabilityTests.childExecutable(named: Self.name),
             "\(Self.name) was not found next to the tests; run `swift build` (it builds all products) and try again")
         process.executableURL = executable
-        process.arguments = [storePath] + (silent ? ["--silent"] : [])
+        process.arguments = [storePath] + (silent ? ["--silent"] : []) + (correctnessModel ? ["--correctness"] : [])
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
@@ -63,7 +63,17 @@ final class ChildWriter: @unchecked Sendable {  // used from one test thread at 
             Issue.record("the child could not '\(command)': \(answer)", sourceLocation: sourceLocation)
             return nil
         }
-        return Int64(answer.dropFirst(3))
+        return Int64(answer.dropFirst(3).prefix { $0 != " " })
+    }
+
+    /// Runs a command of the `--correctness` mode; returns the key of the object it made.
+    func runMaking(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) -> Int64? {
+        send(command)
+        guard let answer = readLine(), answer.hasPrefix("ok ") else {
+            Issue.record("the child could not '\(command)': \(complaints())", sourceLocation: sourceLocation)
+            return nil
+        }
+        return answer.split(separator: " ").last.flatMap { Int64($0) }
     }
 
     /// Ends the child with SIGKILL, wherever it is.

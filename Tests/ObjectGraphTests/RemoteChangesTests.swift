@@ -125,6 +125,12 @@ struct RemoteChangesTests {
                 }
             }
             #expect(try pair.settled())
+            // Both containers have recorded their progress: no write of theirs is due for a while.
+            let registered = [pair.writer, pair.reader].compactMap { $0.coordinator.feed?.readerName }
+            #expect(eventually { (try? pair.reader.history.readers().filter { registered.contains($0.name) }.count) == 2 })
+            // And each has looked since: a write that bypasses the store right after one of the
+            // store's own, before anyone looked, would not be told apart (see FeedPosition).
+            for container in [pair.writer, pair.reader] { container.coordinator.feed?.checkNow() }
             let deliveriesBefore = pair.live.deliveries
             // What the sqlite3 shell would do: no history, no version bump.
             let raw = try RawDatabase(path: pair.url.path)
@@ -138,6 +144,21 @@ struct RemoteChangesTests {
             #expect(try pair.settled())
             #expect(pair.live.deliveries == deliveriesBefore + 1, "one difference")
             #expect(pair.live.shown().controller.map { $0.prefix(while: { $0 != "#" }) } == ["shell", "c", "a"])
+        }
+    }
+
+    @Test("another container closing (its checkpoint moves the file) costs no refetch here")
+    func closingElsewhereIsNoChange() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let pair = try Pair(directory: directory)
+            try pair.write { context in Card(context: context).title = "a" }
+            #expect(try pair.settled())
+            let deliveries = pair.live.deliveries
+            pair.writer.close()
+            pair.reader.coordinator.feed?.checkNow()
+            Thread.sleep(forTimeInterval: 0.7)  // past a look of the safety net
+            pair.reader.viewContext.flush()
+            #expect(pair.live.deliveries == deliveries)
         }
     }
 

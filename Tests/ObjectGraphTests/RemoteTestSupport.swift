@@ -57,7 +57,7 @@ final class LiveCards: @unchecked Sendable {  // used on the view context's queu
             watched.request(.unlimited)
         }
         view.flush()
-        for difference in changes.values { absorb(difference) }
+        catchUp()
     }
 
     private var absorbed = 0

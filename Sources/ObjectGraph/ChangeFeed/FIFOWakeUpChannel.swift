@@ -62,12 +62,17 @@ final class FIFOWakeUpChannel: WakeUpChannel, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let listening { return listening.name }
-        guard mkdir(directory, 0o777) == 0 || errno == EEXIST else { return nil }
         let name = UUID().uuidString
         // Made and opened under a hidden name, then renamed: a writer never sees a pipe whose
-        // reader has not opened it yet (it would take it for a dead one).
+        // reader has not opened it yet (it would take it for a dead one). The folder may vanish
+        // between `mkdir` and `mkfifo` (the last listener removes it): then once more.
         let hidden = "\(directory)/.\(name)"
-        guard mkfifo(hidden, 0o600) == 0 else { return nil }
+        var made = false
+        for _ in 0..<2 where !made {
+            guard mkdir(directory, 0o777) == 0 || errno == EEXIST else { return nil }
+            made = mkfifo(hidden, 0o600) == 0
+        }
+        guard made else { return nil }
         chmod(hidden, pipeMode)
         let readEnd = open(hidden, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         // A writing end of its own keeps the pipe from reporting end-of-file when no writer has
@@ -101,6 +106,7 @@ final class FIFOWakeUpChannel: WakeUpChannel, @unchecked Sendable {
         }
         guard let stopped else { return }
         unlink("\(directory)/\(stopped.name)")
+        rmdir(directory)  // the last listener leaves nothing beside the file; fails while others listen
         stopped.source.cancel()
     }
 

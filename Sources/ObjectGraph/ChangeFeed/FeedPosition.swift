@@ -43,16 +43,17 @@ struct FeedPosition: Sendable, Equatable {
     /// What to do after a look that found another connection's commit (with the history as it
     /// is now and the store's count of its own writes).
     ///
-    /// A commit that moved neither the count nor the history bypassed the store. (One that
-    /// lands between two of the store's own writes and the next look is not told apart: the
-    /// count moved too. The feed then misses it until something else resets it.)
-    mutating func decide(after state: HistoryState, ownWrites writes: Int64) -> Action {
+    /// A commit that moved neither the count nor the history bypassed the store, unless it may
+    /// have been a checkpoint, which changes no row. (A foreign commit that lands between two
+    /// of the store's own writes and the next look is not told apart: the count moved too. The
+    /// feed then misses it until something else resets it.)
+    mutating func decide(after state: HistoryState, ownWrites writes: Int64, mayBeCheckpoint: Bool = false) -> Action {
         defer { ownWrites = writes }
         // A file without history when the feed started gets it with its first write.
         if storeIdentifier.isEmpty { storeIdentifier = state.storeIdentifier }
         if state.storeIdentifier != storeIdentifier { return .reset }
         if state.lastToken > token { return .follow }
-        return writes == ownWrites ? .reset : .nothing
+        return writes == ownWrites && !mayBeCheckpoint ? .reset : .nothing
     }
 
     /// Moves past everything up to `lastToken`, read and merged.

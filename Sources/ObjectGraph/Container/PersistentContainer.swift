@@ -60,6 +60,7 @@ public final class PersistentContainer: Sendable {
         }
         coordinator = try StoreCoordinator(model: model, store: store, changeFeed: changeFeed)
         viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue ?? ViewContextQueue.standard(), coordinator: coordinator)
+        ViewContextQueue.checkMainQueueIsServed(by: viewContext.queue, storePath: store.path)
     }
 
     /// The store's persistent history: every save, batch update and batch delete of any
@@ -71,7 +72,7 @@ public final class PersistentContainer: Sendable {
     /// for transaction in try container.history.transactions(after: token) { … }
     /// ```
     public var history: PersistentHistory {
-        let channel = coordinator.feed.flatMap { _ in (coordinator.store as? any SharedStore)?.makeWakeUpChannel() }
+        let channel = coordinator.channel
         return PersistentHistory(store: coordinator.store, model: model, trimming: coordinator.trimming, feed: coordinator.feed) {
             channel?.isListening($0)
         }
@@ -82,7 +83,7 @@ public final class PersistentContainer: Sendable {
     /// merge them on their queues). Core Data's remote-change notification: read the history
     /// after your own token to act on what others wrote. Never posts for an in-memory store.
     public var remoteChanges: AnyPublisher<HistoryToken, Never> {
-        coordinator.feed?.remoteChanges ?? Empty().eraseToAnyPublisher()
+        coordinator.feed?.remoteChanges ?? Empty(completeImmediately: false).eraseToAnyPublisher()
     }
 
     /// Checkpoints the store and closes it, now: afterwards the database file alone holds every

@@ -17,6 +17,8 @@ final class StoreCoordinator: @unchecked Sendable {
     private let lastSequence = Atomic<UInt64>(0)
     let model: ObjectModel
     let store: any PersistentStore
+    /// The channel by which the store's writers wake its readers (a shared store's).
+    let channel: (any WakeUpChannel)?
     /// Wakes the store's other readers after each commit (see ``ChangeFeedOptions/wakesOtherWriters``).
     private let wakeUps: (any WakeUpChannel)?
     /// Follows the store's other writers (see ``ChangeFeed``); `nil` for a store nobody else
@@ -35,6 +37,7 @@ final class StoreCoordinator: @unchecked Sendable {
         trimming = options.trimming
         let shared = store as? any SharedStore
         let channel = shared?.makeWakeUpChannel()
+        self.channel = channel
         wakeUps = options.wakesOtherWriters ? channel : nil
         feed = if let shared, options.followsOtherWriters {
             try ChangeFeed(store: shared, channel: channel, options: options)
@@ -48,6 +51,7 @@ final class StoreCoordinator: @unchecked Sendable {
     init(model: ObjectModel, store: any PersistentStore) {
         self.model = model
         self.store = store
+        channel = nil
         wakeUps = nil
         feed = nil
         trimming = .automatic

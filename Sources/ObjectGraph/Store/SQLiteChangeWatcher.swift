@@ -1,3 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Streams
 
 /// The change feed's view of a SQLite file: a read-only connection of its own, on which
@@ -20,11 +27,27 @@ final class SQLiteChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
     func look() throws(ObjectGraphError) -> StoreLook {
         lock.lock()
         defer { lock.unlock() }
-        let version = try dataVersion()
-        defer { lastDataVersion = version }
-        guard version != lastDataVersion else { return StoreLook(committedElsewhere: false, state: nil, ownWrites: nil) }
-        let (state, writes) = try SQLiteStore.readHistoryState(on: connection, path: store.path)
-        return StoreLook(committedElsewhere: true, state: state, ownWrites: writes)
+        // In one read transaction, so that the version and the state belong to one snapshot.
+        // The state is read first: a read begins the snapshot, which is when the connection
+        // notices other commits (the pragma alone, inside a transaction, does not).
+        return try connection.readTransaction { () throws(ObjectGraphError) -> StoreLook in
+            let begin = try connection.statement("SELECT 1 FROM sqlite_schema LIMIT 1")  // a read even without history tables
+            _ = try begin.step()
+            begin.reset()
+            let (state, writes) = try SQLiteStore.readHistoryState(on: connection, path: store.path)
+            let version = try dataVersion()
+            defer { lastDataVersion = version }
+            guard version != lastDataVersion else { return StoreLook(committedElsewhere: false, state: nil, ownWrites: nil) }
+            return StoreLook(committedElsewhere: true, state: state, ownWrites: writes, mayBeCheckpoint: walIsEmpty())
+        }
+    }
+
+    /// Whether the WAL is empty or gone: what a `TRUNCATE` checkpoint (a container closing)
+    /// leaves, which moves `data_version` for the other connections without changing a row.
+    /// Any commit since would have written to it.
+    private func walIsEmpty() -> Bool {
+        var info = stat()
+        return stat(store.path + "-wal", &info) != 0 || info.st_size == 0
     }
 
     private func dataVersion() throws(ObjectGraphError) -> Int64 {
