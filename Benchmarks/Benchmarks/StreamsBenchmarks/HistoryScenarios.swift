@@ -218,20 +218,7 @@ func registerHistoryScenarios() {
         var options = ChangeFeedOptions()
         options.recordsHistory = recordsHistory
         Benchmark("X3-D1 \(suffix)", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 9)) { benchmark in
-            let url = freshDatabaseURL()
-            defer { removeDatabase(at: url) }
-            let container = try! PersistentContainer(model: indexedRowModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"), changeFeed: options)
-            let context = container.newBackgroundContext()
-            context.performAndWait {
-                benchmark.startMeasurement()
-                for index in 0..<storeRowCount {
-                    let row = IndexedRow(context: context)
-                    row.name = "row \(index)"
-                    row.rank = storeRowCount - index
-                }
-                try! context.save()
-                benchmark.stopMeasurement()
-            }
+            measureD1(benchmark, changeFeed: options)
         }
         // 100 saves of one new object each; the report divides by 100.
         Benchmark("X3-single \(suffix)", configuration: .init(scalingFactor: .one, maxDuration: storeBudget, maxIterations: 20)) { benchmark in
