@@ -127,6 +127,9 @@ struct FeedPositionTests {
         #expect(position.decide(after: HistoryState(storeIdentifier: "A", lastToken: 11, trimmedThrough: 0), ownWrites: 5) == .follow)
         #expect(position.decide(after: Self.state, ownWrites: 5) == .reset)  // the file changed, the count did not
         #expect(position.decide(after: Self.state, ownWrites: 5, mayBeCheckpoint: true) == .nothing)  // a checkpoint changes no row
+        position.noteOwnWriteWithoutHistory()
+        #expect(position.decide(after: Self.state, ownWrites: 5) == .nothing)  // perhaps this container's own save
+        #expect(position.decide(after: Self.state, ownWrites: 5) == .reset)
         #expect(position.decide(after: HistoryState(storeIdentifier: "B", lastToken: 1, trimmedThrough: 0), ownWrites: 6) == .reset)
         position.restart(at: HistoryState(storeIdentifier: "B", lastToken: 1, trimmedThrough: 0), ownWrites: 6)
         #expect(position.token == 1 && position.storeIdentifier == "B")

@@ -147,6 +147,33 @@ struct RemoteChangesTests {
         }
     }
 
+    @Test("a container that records no history: another container's live results follow it by fetching again, and its own never start over")
+    func containerWithoutHistory() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("no-history.sqlite")
+            var off = ChangeFeedOptions()
+            off.recordsHistory = false
+            let writer = try historyContainer(at: url, options: off), reader = try historyContainer(at: url)
+            let theirs = try LiveCards(container: reader)
+            let resets = TestSubscriber<ObjectsDidChange, Never>()
+            writer.viewContext.objectsDidChange.filter(\.requiresRefetch).subscribe(resets)
+            resets.request(.unlimited)
+            let context = writer.newBackgroundContext()
+            for rank in 0..<3 {
+                try context.performAndWait {
+                    Card(context: context).rank = rank
+                    try context.save()
+                }
+                #expect(try eventually { try theirs.agree(with: reader) }, "after save \(rank)")
+            }
+            writer.coordinator.feed?.checkNow()
+            Thread.sleep(forTimeInterval: 0.6)
+            writer.viewContext.flush()
+            #expect(resets.values.isEmpty)
+            #expect(try writer.history.transactions().isEmpty)
+        }
+    }
+
     @Test("another container closing (its checkpoint moves the file) costs no refetch here")
     func closingElsewhereIsNoChange() throws {
         try SQLiteFixture.withTemporaryDirectory { directory in

@@ -53,7 +53,9 @@ enum WriterProcess {
         private var buffered = ""
 
         init(storeURL url: URL) {
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            // This executable, wherever the benchmark tool started it from (its argv[0] may be a
+            // bare name).
+            process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             process.arguments = []
             process.environment = ProcessInfo.processInfo.environment.merging([WriterProcess.variable: url.path]) { $1 }
             process.standardInput = input
@@ -188,7 +190,8 @@ func registerHistoryScenarios() {
             let writer = busy ? WriterProcess.Handle(storeURL: url) : nil
             if let writer {
                 writer.send("import \(storeRowCount)")
-                precondition(writer.readLine() == "saving")
+                let answer = writer.readLine()
+                precondition(answer == "saving", "the writer said \(answer)")
             }
             benchmark.startMeasurement()
             var queries = 0

@@ -18,8 +18,9 @@ import Streams
 /// It also records how far the container has read (see ``HistoryTrimming``), which trims the
 /// history every reader has read.
 final class ChangeFeed: @unchecked Sendable {
-    // `lock` protects `position`, `phase` and `recorded`. The watcher and the store are
-    // thread-safe; the timer and the channel are set up in `start` and only cancelled after.
+    // `lock` protects `position`, `phase` and `recorded`. The watcher, the channel and the store
+    // are thread-safe; `coordinator`, `timer` and `endpoint` are set once, in `start`, before the
+    // feed's queue runs anything.
     private let lock = Lock()
     private var position: FeedPosition
     private var phase = Phase.following
@@ -69,8 +70,7 @@ final class ChangeFeed: @unchecked Sendable {
         self.coordinator = coordinator
         endpoint = channel?.startListening(on: queue) { [weak self] in self?.check() }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let interval = DispatchTimeInterval.nanoseconds(Int(options.safetyNetInterval.components.seconds) * 1_000_000_000
-            + Int(options.safetyNetInterval.components.attoseconds / 1_000_000_000))
+        let interval = DispatchTimeInterval.nanoseconds(Int(options.safetyNetInterval.timeInterval * 1e9))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
         timer.setEventHandler { [weak self] in
             self?.check()
@@ -88,6 +88,12 @@ final class ChangeFeed: @unchecked Sendable {
     /// coordinator's save lock held).
     func noteOwn(_ token: Int64) {
         lock.withLock { position.noteOwn(token) }
+    }
+
+    /// Notes that the container is writing, or wrote, without history (see
+    /// ``FeedPosition/noteOwnWriteWithoutHistory()``); called before and after such a write.
+    func noteOwnWriteWithoutHistory() {
+        lock.withLock { position.noteOwnWriteWithoutHistory() }
     }
 
     /// Stops following and forgets the container's progress. Idempotent; from any thread.
@@ -191,7 +197,7 @@ final class ChangeFeed: @unchecked Sendable {
             if recorded == nil, token == startToken, !force { return nil }
             if !force, let recorded {
                 let age = now.timeIntervalSince(recorded.at)
-                let heartbeat = min(3600, Self.timeInterval(options.trimming.readerTimeout) / 4)
+                let heartbeat = min(3600, options.trimming.readerTimeout.timeInterval / 4)
                 guard (recorded.token != token && age >= Self.progressInterval) || age >= heartbeat else { return nil }
             }
             return token
@@ -209,9 +215,5 @@ final class ChangeFeed: @unchecked Sendable {
         } catch {
             return  // tried again at the next tick
         }
-    }
-
-    private static func timeInterval(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
     }
 }

@@ -23,11 +23,19 @@ struct FeedPosition: Sendable, Equatable {
     private(set) var own: Set<Int64> = []
     /// The store's count of its own writes at the last look.
     private(set) var ownWrites: Int64
+    /// Set when this container writes without history (``ChangeFeedOptions/recordsHistory``
+    /// off): the next change seen may be its own, and is not taken for a foreign write.
+    private(set) var wroteWithoutHistory = false
 
     init(state: HistoryState, ownWrites: Int64) {
         storeIdentifier = state.storeIdentifier
         token = state.lastToken
         self.ownWrites = ownWrites
+    }
+
+    /// Notes a write of this container's own that records no history, before and after it.
+    mutating func noteOwnWriteWithoutHistory() {
+        wroteWithoutHistory = true
     }
 
     /// Notes a transaction of this container's own, in commit order.
@@ -48,12 +56,16 @@ struct FeedPosition: Sendable, Equatable {
     /// of the store's own writes and the next look is not told apart: the count moved too. The
     /// feed then misses it until something else resets it.)
     mutating func decide(after state: HistoryState, ownWrites writes: Int64, mayBeCheckpoint: Bool = false) -> Action {
-        defer { ownWrites = writes }
+        let maybeOwn = wroteWithoutHistory
+        defer {
+            ownWrites = writes
+            wroteWithoutHistory = false
+        }
         // A file without history when the feed started gets it with its first write.
         if storeIdentifier.isEmpty { storeIdentifier = state.storeIdentifier }
         if state.storeIdentifier != storeIdentifier { return .reset }
         if state.lastToken > token { return .follow }
-        return writes == ownWrites && !mayBeCheckpoint ? .reset : .nothing
+        return writes == ownWrites && !mayBeCheckpoint && !maybeOwn ? .reset : .nothing
     }
 
     /// Moves past everything up to `lastToken`, read and merged.

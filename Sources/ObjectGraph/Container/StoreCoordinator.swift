@@ -28,6 +28,8 @@ final class StoreCoordinator: @unchecked Sendable {
     private var historyIdentifier: String?
     /// How the history is trimmed, for ``PersistentHistory``.
     let trimming: HistoryTrimming
+    /// Whether this container's saves record history.
+    private let recordsHistory: Bool
 
     /// A container's coordinator for `store`: it follows the store's other writers when the
     /// store can have any, as the options say.
@@ -35,6 +37,7 @@ final class StoreCoordinator: @unchecked Sendable {
         self.model = model
         self.store = store
         trimming = options.trimming
+        recordsHistory = options.recordsHistory
         let shared = store as? any SharedStore
         let channel = shared?.makeWakeUpChannel()
         self.channel = channel
@@ -55,6 +58,7 @@ final class StoreCoordinator: @unchecked Sendable {
         wakeUps = nil
         feed = nil
         trimming = .automatic
+        recordsHistory = true
     }
 
     deinit {
@@ -89,6 +93,7 @@ final class StoreCoordinator: @unchecked Sendable {
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> (StoreSaveResult, UInt64) {
         saveLock.lock()
         let result: StoreSaveResult
+        if !recordsHistory { feed?.noteOwnWriteWithoutHistory() }
         do {
             result = try store.save(changes, policy: policy)
         } catch {
@@ -97,6 +102,7 @@ final class StoreCoordinator: @unchecked Sendable {
         }
         let sequence = takeSequence()
         if let token = result.historyToken { feed?.noteOwn(token) }
+        if !recordsHistory { feed?.noteOwnWriteWithoutHistory() }
         saveLock.unlock()
         wakeUps?.signal()
         return (result, sequence)
@@ -106,6 +112,8 @@ final class StoreCoordinator: @unchecked Sendable {
     /// that changed nothing is no save: nobody waits for its number).
     func execute(_ batch: StoreBatch) throws -> (StoreBatchResult, UInt64?) {
         let (result, sequence): (StoreBatchResult, UInt64?) = try withSaveLock {
+            if !recordsHistory { feed?.noteOwnWriteWithoutHistory() }
+            defer { if !recordsHistory { feed?.noteOwnWriteWithoutHistory() } }
             let result = try store.execute(batch)
             guard !result.deletedIDs.isEmpty || !result.updatedRows.isEmpty else { return (result, nil) }
             if let token = result.historyToken { feed?.noteOwn(token) }
@@ -113,6 +121,14 @@ final class StoreCoordinator: @unchecked Sendable {
         }
         if sequence != nil { wakeUps?.signal() }
         return (result, sequence)
+    }
+
+    /// Reserves primary keys in the store (a write of its own, which records no history).
+    func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
+        guard !recordsHistory else { return try store.allocatePrimaryKeys(root: root, count: count) }
+        feed?.noteOwnWriteWithoutHistory()
+        defer { feed?.noteOwnWriteWithoutHistory() }
+        return try store.allocatePrimaryKeys(root: root, count: count)
     }
 
     /// Runs `body` with no save of this container in progress and none starting.

@@ -42,9 +42,8 @@ public struct HistoryTrimming: Sendable, Equatable {
     func plan(readers: [HistoryReader], latest: Int64, now: Date, isListening: (String) -> Bool?) -> (through: Int64, gone: [String]) {
         var through = latest
         var gone: [String] = []
-        let timeout = TimeInterval(readerTimeout.components.seconds) + TimeInterval(readerTimeout.components.attoseconds) / 1e18
         for reader in readers {
-            let silent = now.timeIntervalSince(reader.lastSeen) > timeout
+            let silent = now.timeIntervalSince(reader.lastSeen) > readerTimeout.timeInterval
             let died = reader.endpoint.flatMap(isListening) == false
             if silent || died {
                 gone.append(reader.name)
@@ -69,4 +68,11 @@ public struct HistoryReader: Sendable, Equatable {
     public let isContainer: Bool
     /// The container's wake-up endpoint, by which a dead process is recognised.
     let endpoint: String?
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation and Dispatch count them.
+    var timeInterval: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+    }
 }

@@ -39,8 +39,9 @@ extension SQLiteStore: StoreHistory {
         return token
     }
 
-    /// Counts a write of the store's own that records no history, so that readers do not take
-    /// it for a write that bypassed the store.
+    /// Counts a write of the store's own that records no history (keys), so that readers do
+    /// not take it for a write that bypassed the store. A store that records no history counts
+    /// none: to others, all its writes bypass the store.
     func noteWriteWithoutHistory(on connection: SQLiteConnection) throws(ObjectGraphError) {
         guard recordsHistory else { return }
         try prepareHistoryTables(on: connection)

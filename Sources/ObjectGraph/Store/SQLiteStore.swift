@@ -47,6 +47,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Whether saves and batches write persistent history (see SQLiteStore+History.swift).
     /// Off for a migration's store.
     let recordsHistory: Bool
+
     /// Whether the file has the history tables. A file gets them with its first write of the
     /// store's own, so that opening a file never writes it.
     var hasHistoryTables = false
