@@ -5,10 +5,12 @@ extension SQLiteStore {
     /// no row becomes an object, and only the rows the contexts must merge are read back.
     func execute(_ batch: StoreBatch) throws -> StoreBatchResult {
         try withWriteTransaction { connection throws(ObjectGraphError) -> StoreBatchResult in
-            switch batch.change {
+            var result = switch batch.change {
             case .update(let values): try update(batch, to: values, on: connection)
             case .delete: try delete(batch, on: connection)
             }
+            result.historyToken = try writeHistory(HistoryRecord(result), author: batch.author, on: connection)
+            return result
         }
     }
 
