@@ -18,14 +18,18 @@ let package = Package(
         // empty where Combine exists, so that they never clash with Apple's own.
         .target(name: "StreamsFoundation", dependencies: ["Streams"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "ObjectGraph", dependencies: ["Streams", "CSQLite"]),
+        // libpq, for the PostgreSQL store; pkg-config finds Homebrew's keg-only copy on macOS.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .target(name: "ObjectGraph", dependencies: ["Streams", "CSQLite", "CLibPQ"]),
         .executableTarget(name: "streams-demo", dependencies: ["Streams", "ObjectGraph"]),
         // Spawned by the SQLite durability test, which kills it mid-save.
         .executableTarget(name: "objectgraph-durability-child", dependencies: ["ObjectGraph"]),
+        // Spawned by the change-feed tests: another process writing the same file.
+        .executableTarget(name: "objectgraph-history-child", dependencies: ["ObjectGraph"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsFoundationTests", dependencies: ["Streams", "StreamsFoundation", "StreamsTesting"]),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "Streams", "StreamsTesting", "CSQLite"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "Streams", "StreamsTesting", "CSQLite", "CLibPQ"]),
     ],
     swiftLanguageModes: [.v6]
 )

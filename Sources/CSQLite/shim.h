@@ -2,3 +2,9 @@
 
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
 static inline sqlite3_destructor_type csqlite_transient(void) { return (sqlite3_destructor_type)-1; }
+
+// sqlite3_db_config is variadic, which Swift cannot call: leaves the database file as it is when
+// the connection closes (no final checkpoint of the WAL into it).
+static inline int csqlite_skip_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}

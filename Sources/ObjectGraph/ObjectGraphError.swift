@@ -73,6 +73,24 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The system's SQLite library is older than the store needs.
     case unsupportedSQLiteVersion(path: String, found: String, needed: String)
 
+    // PostgreSQL servers
+    /// A PostgreSQL connection string that libpq cannot read (an unknown keyword, a malformed
+    /// URI). The message never holds the password.
+    case invalidConnectionString(message: String)
+    /// No PostgreSQL server answered at `server` (nothing listening, a network failure, a
+    /// timeout); nothing was read or written.
+    case serverUnreachable(server: String, database: String, message: String)
+    /// The server at `server` answered but refused the login: a wrong password, an unknown role
+    /// or database, no `pg_hba.conf` entry, a database that does not accept connections.
+    case loginRefused(server: String, database: String, user: String, message: String)
+    /// The connection to the server was lost (the server restarted or shut down, the session was
+    /// terminated, the network dropped). The server rolls back the transaction in progress, so
+    /// nothing of it was written — unless it was lost while committing, which the message says;
+    /// the next use reconnects.
+    case connectionLost(server: String, database: String, message: String)
+    /// The PostgreSQL server reported an error; `code` is its SQLSTATE (`23505`, `40001`, …).
+    case postgreSQL(server: String, database: String, code: String, message: String)
+
     // Migrations
     /// The file was written by a newer version of the model than the one opening it; nothing
     /// was changed.
@@ -92,6 +110,11 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A save would leave two objects with equal values under a uniqueness constraint; nothing
     /// was written and the context keeps its unsaved changes.
     case uniquenessViolation([UniquenessConflict])
+    /// A uniqueness constraint's index was missing from the file (dropped by a tool or a manual
+    /// repair) and cannot be built again because objects in the file already share values under
+    /// it; the store was not opened and nothing was changed. `index` is the index's name in the
+    /// file; each conflict names two objects that collide.
+    case uniquenessViolationInStore(path: String, index: String, conflicts: [UniquenessConflict])
 
     // Batch work
     /// A batch update cannot set a key path: it is not an `@Attribute` of the entity (a
@@ -101,6 +124,14 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A batch's predicate has parts SQL cannot answer exactly (listed with the reason); a batch
     /// runs wholly in SQL, so nothing was changed.
     case batchPredicateNotTranslatable(entity: String, parts: [String])
+
+    // History
+    /// The history after `token` was trimmed (every reader that still counts had read it, or
+    /// it was deleted): the transactions after `oldestAvailable` are all that is kept.
+    case historyTokenExpired(path: String, token: Int64, oldestAvailable: Int64)
+    /// The token was issued by another store: another file, or this file before it was erased
+    /// and made anew.
+    case historyTokenMismatch(path: String)
 
     /// A sentence saying what went wrong and, where there is one, how to fix it.
     public var description: String {
@@ -175,6 +206,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case .uniquenessViolation(let conflicts):
             "The save would break uniqueness: " + conflicts.map(\.description).joined(separator: "; ")
                 + ". Nothing was written and the context keeps its changes: change one of the objects, or set the context's uniquenessPolicy to .upsert to make an inserted object update the existing one."
+        case let .uniquenessViolationInStore(path, index, conflicts):
+            "The store at \(path) lacks the index \(index) that keeps objects unique, and it cannot be built again: "
+                + conflicts.map(\.description).joined(separator: "; ")
+                + ". Nothing was changed. Make the objects unique (open the file with a model version that does not declare the constraint, and change or delete one object of each pair), then open it again."
         case .storeClosed(let path):
             "The store at \(path) was closed (PersistentContainer.close()); open a new container to use it again."
         case let .unsupportedSQLiteVersion(path, found, needed):
@@ -184,6 +219,20 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .batchPredicateNotTranslatable(entity, parts):
             "A batch on \(entity) runs in SQL, but part of its predicate cannot: " + parts.joined(separator: "; ")
                 + ". Nothing was changed. Write the predicate over stored attributes and relationships (see explain(_:)), or fetch the objects and change them one by one."
+        case .invalidConnectionString(let message):
+            "The PostgreSQL connection string cannot be read (\(message)). Write it as a URI (postgresql://user@host/database?sslmode=require) or as keywords (host=… dbname=… user=…)."
+        case let .serverUnreachable(server, database, message):
+            "No PostgreSQL server answered at \(server) (database \(database)): \(message). Check that the server runs and that the host and port (or socket folder) are right."
+        case let .loginRefused(server, database, user, message):
+            "The PostgreSQL server at \(server) refused the login of \(user) to the database \(database): \(message). Check the user, the password, that the database exists and the server's pg_hba.conf."
+        case let .connectionLost(server, database, message):
+            "The connection to the PostgreSQL server at \(server) (database \(database)) was lost: \(message). The server rolled back the transaction in progress; try again (the next use reconnects)."
+        case let .postgreSQL(server, database, code, message):
+            "PostgreSQL error \(code) on \(server) (database \(database)): \(message)"
+        case let .historyTokenExpired(path, token, oldest):
+            "The history of \(path) after token \(token) was trimmed; it keeps the transactions after token \(oldest) only. Fetch what you need afresh and go on from history.currentToken(); record your progress with history.recordProgress(_:reader:) so that history you have not read is kept."
+        case .historyTokenMismatch(let path):
+            "The history token was issued by another store than \(path) (another file, or this file before it was erased and made anew). Fetch what you need afresh and go on from history.currentToken()."
         }
     }
 }

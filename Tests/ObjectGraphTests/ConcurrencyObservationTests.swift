@@ -129,7 +129,7 @@ struct ConcurrencyObservationTests {
         view.flush()
         // The consumer asks again until it has caught up: its differences then replay onto
         // the results of a fresh fetch.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + Received<Int>.patience
         var caughtUp = false
         while !caughtUp, ContinuousClock.now < deadline {
             turnstile.grant()

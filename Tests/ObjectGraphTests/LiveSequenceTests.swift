@@ -47,10 +47,15 @@ final class Received<Value>: @unchecked Sendable {  // `lock` protects `values`
 
     var all: [Value] { lock.withLock { values } }
 
+    /// How long an async test waits for a consumer before it fails. Generous: in the whole
+    /// suite on two cores, synchronous tests can hold every thread of the cooperative pool for
+    /// many seconds, and the consumer cannot run meanwhile.
+    static var patience: Duration { .seconds(120) }
+
     /// Waits, without blocking a thread of the cooperative pool (the consumer needs one),
-    /// until `count` values arrived in all; false after 10 seconds.
+    /// until `count` values arrived in all; false after ``patience``.
     func wait(for count: Int) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + Self.patience
         while all.count < count {
             guard ContinuousClock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(2))

@@ -131,14 +131,46 @@ struct PredicateTranslatorTests {
                   #"((r."isEven" = 1 AND r."rank" > ?1) OR (NOT (r."isEven" = 1) AND r."rank" < ?2))"#, [.integer(1), .integer(1)])
     }
 
-    @Test("arithmetic on captured numbers is worked out; on stored values it stays in memory while the other conjuncts narrow")
+    @Test("arithmetic on stored values runs in SQL with Swift's meaning; what may trap, and every conjunct after it, is evaluated in order")
     func arithmetic() {
-        let limit = 10
-        expectSQL(#Predicate<Content> { $0.rank < limit - 1 }, #"r."rank" < ?1"#, [.integer(9)])
-        expectSQL(#Predicate<Content> { $0.rank + 1 == 3 && $0.rank == 2 }, #"r."rank" = ?1"#, [.integer(2)], exact: false)
-        // Swift traps on this overflow: memory decides (and traps) as it would without SQL.
+        expectSQL(#Predicate<Content> { $0.rank + 1 == 3 && $0.rank == 2 },
+                  #"(CASE WHEN NOT (og_arith(0, r."rank", ?1) = ?2) THEN 0 ELSE (r."rank" = ?3) END)"#, [.integer(1), .integer(3), .integer(2)])
+        // A conjunct that cannot trap before it still narrows on its own (and can use an
+        // index), and guards the one that may trap.
+        expectSQL(#Predicate<Content> { $0.rank == 2 && $0.rank * 2 > 3 },
+                  #"(r."rank" = ?1 AND (CASE WHEN NOT (r."rank" = ?2) THEN 0 ELSE (og_arith(32, r."rank", ?3) > ?4) END))"#,
+                  [.integer(2), .integer(2), .integer(2), .integer(3)])
+        // Division by a constant that cannot trap is SQLite's own, which truncates toward zero as Swift does.
+        expectSQL(#Predicate<Content> { $0.rank / 10 == -1 && $0.rank % 7 != 0 },
+                  #"((r."rank" / ?1) = ?2 AND (r."rank" % ?3) <> ?4)"#, [.integer(10), .integer(-1), .integer(7), .integer(0)])
+        // By a stored value, or by zero or -1, it may trap.
+        expectSQL(#Predicate<Content> { $0.rank / $0.rank == 1 }, #"og_arith(48, r."rank", r."rank") = ?1"#, [.integer(1)])
+        expectSQL(#Predicate<Content> { -$0.rank < 0 }, #"og_arith(128, r."rank", NULL) < ?1"#, [.integer(0)])
+        let zero = 0
+        expectSQL(#Predicate<Content> { $0.rank % zero == 1 }, #"og_arith(64, r."rank", ?1) = ?2"#, [.integer(0), .integer(1)])
+        // Doubles never trap; they are computed in Swift and come back in their stored form.
+        expectSQL(#Predicate<AllTypes> { $0.double / 2 > 1 }, #"(og_arith(63, r."double", ?1) > ?2 AND og_arith(63, r."double", ?1) < X'')"#, [.double(2), .double(1)])
+    }
+
+    @Test("a part that reads nothing of the object is worked out once and bound: captured values, arithmetic and comparisons on them, optional chaining, dates")
+    func constantFolding() {
+        let limit = 1_000
+        let divisor = 7
+        expectSQL(#Predicate<Content> { $0.rank < limit / 10 }, #"r."rank" < ?1"#, [.integer(100)])
+        expectSQL(#Predicate<Content> { $0.rank < limit % divisor + 1 }, #"r."rank" < ?1"#, [.integer(7)])
+        expectSQL(#Predicate<Content> { $0.rank < (limit - 1) * 2 }, #"r."rank" < ?1"#, [.integer(1_998)])
+        expectSQL(#Predicate<Content> { limit > 10 && $0.rank == 1 }, #"r."rank" = ?1"#, [.integer(1)])
+        let name: String? = "Ada"
+        expectSQL(#Predicate<Content> { $0.rank == (name?.count ?? 0) }, #"r."rank" = ?1"#, [.integer(3)])
+        let missing: String? = nil
+        expectSQL(#Predicate<Content> { $0.rank == (missing?.count ?? -1) }, #"r."rank" = ?1"#, [.integer(-1)])
+        let start = Date(timeIntervalSinceReferenceDate: 100)
+        expectSQL(#Predicate<Content> { $0.creationDate > start }, #"(r."creationDate" > ?1 AND r."creationDate" < X'')"#, [.double(100)])
+        // A constant part that traps in Swift is not worked out: memory decides (and fails) as it would without SQL.
         let big = Int.max
         expectSQL(#Predicate<Content> { $0.rank < big + 1 }, nil, exact: false)
+        let nothing = 0
+        expectSQL(#Predicate<Content> { $0.rank < limit / nothing }, nil, exact: false)
     }
 
     @Test("a computed property stays in memory, named with its reason; the stored conjuncts still narrow")

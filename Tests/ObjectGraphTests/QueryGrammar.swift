@@ -4,7 +4,8 @@ import Foundation
 /// A small grammar of `#Predicate`s over ``QueryItem``, built at run time from a seeded
 /// generator: comparisons of every attribute with edge values, optionals through `==`, `??` and
 /// `flatMap`, lists, ranges, string tests, the to-one and to-many relationships, a forced
-/// unwrap, arithmetic (which stays in memory), and `&&`, `||`, `!` over them.
+/// unwrap, arithmetic on stored and captured numbers (with overflows and divisions by zero,
+/// which fail both paths alike), and `&&`, `||`, `!` over them.
 struct QueryGrammar {
     typealias Expression = any StandardPredicateExpression<Bool>
     typealias Item = PredicateExpressions.Variable<QueryItem>
@@ -162,10 +163,7 @@ struct QueryGrammar {
             }
             return (test, "tags.contains { $0.label == \(label.debugDescription) }")
         case 21:
-            // Stays in memory: arithmetic.
-            let value = pick(QueryModel.ints)
-            let sum = PredicateExpressions.Arithmetic(lhs: PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.int), rhs: PredicateExpressions.Value(0), op: .add)
-            return (PredicateExpressions.Equal(lhs: sum, rhs: PredicateExpressions.Value(value)), "int + 0 == \(value)")
+            return arithmetic(item)
         case 22:
             // May throw: a forced unwrap.
             let value = pick(QueryModel.ints)
@@ -180,6 +178,60 @@ struct QueryGrammar {
                 lhs: PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.double),
                 rhs: PredicateExpressions.NilCoalesce(lhs: PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.optionalDouble), rhs: PredicateExpressions.Value(0.0)),
                 op: op), "double \(symbol) (optionalDouble ?? 0)")
+        }
+    }
+
+    /// Arithmetic on stored and captured integers and doubles, compared with a value: `+ - *`
+    /// that may overflow, `/` and `%` by values that may be zero or -1, negation of `Int.min`,
+    /// and captured-only parts worked out before the query (or, when they trap, left to memory).
+    private mutating func arithmetic(_ item: Item) -> (Expression, String) {
+        let int = PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.int)
+        let groupSize = PredicateExpressions.NilCoalesce(
+            lhs: PredicateExpressions.OptionalFlatMap(PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.optionalInt)) { $0 },
+            rhs: PredicateExpressions.Value(1))
+        let a = pick(QueryModel.ints)
+        let b = pick(QueryModel.ints + [10, -10])
+        let value = pick(QueryModel.ints + [0, 1, -1])
+        let (op, symbol) = comparisonOperator()
+        func compared<E: StandardPredicateExpression<Int>>(_ expression: E, _ text: String) -> (Expression, String) {
+            (PredicateExpressions.Comparison(lhs: expression, rhs: PredicateExpressions.Value(value), op: op), "\(text) \(symbol) \(value)")
+        }
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0:
+            let operation: (PredicateExpressions.ArithmeticOperator, String) = [(.add, "+"), (.subtract, "-"), (.multiply, "*")][Int.random(in: 0..<3, using: &generator)]
+            if Bool.random(using: &generator) {
+                return compared(PredicateExpressions.Arithmetic(lhs: int, rhs: PredicateExpressions.Value(a), op: operation.0), "int \(operation.1) \(a)")
+            }
+            return compared(PredicateExpressions.Arithmetic(lhs: PredicateExpressions.Value(a), rhs: int, op: operation.0), "\(a) \(operation.1) int")
+        case 1: return compared(PredicateExpressions.IntDivision(lhs: int, rhs: PredicateExpressions.Value(b)), "int / \(b)")
+        case 2: return compared(PredicateExpressions.IntRemainder(lhs: int, rhs: PredicateExpressions.Value(b)), "int % \(b)")
+        case 3: return compared(PredicateExpressions.IntDivision(lhs: PredicateExpressions.Value(a), rhs: int), "\(a) / int")
+        case 4: return compared(PredicateExpressions.IntRemainder(lhs: int, rhs: groupSize), "int % (optionalInt ?? 1)")
+        case 5: return compared(PredicateExpressions.UnaryMinus(int), "-int")
+        case 6:
+            // Captured only: worked out before the query, or left to memory where it traps.
+            let folded = PredicateExpressions.Arithmetic(lhs: PredicateExpressions.IntDivision(lhs: PredicateExpressions.Value(a), rhs: PredicateExpressions.Value(b)), rhs: PredicateExpressions.Value(1), op: .add)
+            return (PredicateExpressions.Comparison(lhs: int, rhs: folded, op: op), "int \(symbol) \(a) / \(b) + 1")
+        case 7:
+            let product = PredicateExpressions.Arithmetic(lhs: PredicateExpressions.Value(a), rhs: PredicateExpressions.Value(b), op: .multiply)
+            return compared(PredicateExpressions.Arithmetic(lhs: int, rhs: product, op: .subtract), "int - \(a) * \(b)")
+        case 8:
+            let c = pick(QueryModel.doubles)
+            let d = pick(QueryModel.doubles)
+            let double = PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.double)
+            let expression: any StandardPredicateExpression<Double> = Bool.random(using: &generator)
+                ? PredicateExpressions.Arithmetic(lhs: double, rhs: PredicateExpressions.Value(c), op: .multiply)
+                : PredicateExpressions.FloatDivision(lhs: double, rhs: PredicateExpressions.Value(c))
+            func comparedDouble<E: StandardPredicateExpression<Double>>(_ e: E) -> Expression {
+                PredicateExpressions.Comparison(lhs: e, rhs: PredicateExpressions.Value(d), op: op)
+            }
+            return (comparedDouble(expression), "double (* or /) \(c) \(symbol) \(d)")
+        default:
+            // A conjunction where a trap can hide behind a test that comes first.
+            let guarded = PredicateExpressions.Conjunction(
+                lhs: PredicateExpressions.NotEqual(lhs: int, rhs: PredicateExpressions.Value(0)),
+                rhs: PredicateExpressions.Comparison(lhs: PredicateExpressions.IntDivision(lhs: PredicateExpressions.Value(a), rhs: int), rhs: PredicateExpressions.Value(value), op: op))
+            return (guarded, "int != 0 && \(a) / int \(symbol) \(value)")
         }
     }
 

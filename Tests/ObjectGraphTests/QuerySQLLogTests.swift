@@ -42,6 +42,31 @@ struct QuerySQLLogTests {
         #expect(collected.all.count == before)
     }
 
+    @Test("a fetch's statement names each conjunct evaluated in memory on its rows, with the reason; a fetch SQL answers whole names none")
+    func marksWhatRunsInMemory() throws {
+        let container = try StoreFlavor.sqlite.makeContainer()
+        let view = container.viewContext
+        let collected = Collected()
+        container.sqlLogHandler = { collected.append($0) }
+        try view.performAndWait {
+            for (index, name) in ["a", "bb", "ccc"].enumerated() {
+                let content = Content(context: view)
+                content.name = name
+                content.rank = index
+            }
+            try view.save()
+            let found = try view.fetch(FetchRequest<Content>(predicate: #Predicate { $0.rank >= 1 && $0.nameLength > 2 }))
+            #expect(found.map(\.name) == ["ccc"])
+            _ = try view.fetch(FetchRequest<Content>(predicate: #Predicate { $0.rank >= 1 }))
+        }
+        let selects = collected.all.filter { $0.sql.contains("FROM \"Content\" AS r WHERE") && $0.sql.contains("\"rank\" >= ?1") }
+        let partial = try #require(selects.first { !$0.evaluatedInMemory.isEmpty })
+        #expect(partial.evaluatedInMemory.count == 1)
+        #expect(partial.evaluatedInMemory[0].contains("greaterThan") && partial.evaluatedInMemory[0].contains("is not known as a stored property of Content"), "\(partial.evaluatedInMemory)")
+        #expect(partial.description.contains(" -- in memory: "))
+        #expect(selects.contains { $0.evaluatedInMemory.isEmpty && !$0.description.contains("in memory") })
+    }
+
     @Test("OBJECTGRAPH_SQL_LOG=1 in the environment switches the log on; anything else leaves it off")
     func environmentSwitch() {
         #expect(SQLLog(environment: [SQLLog.environmentVariable: "1"]).isEnabled)

@@ -35,8 +35,24 @@ func profileValues(_ index: Int, of count: Int) -> (username: String, rank: Int,
 }
 
 /// Where built stores are kept between benchmark processes (each benchmark runs in its own):
-/// a store of 1,000,000 profiles is built once, not per process.
-let profileStoresFolder = FileManager.default.temporaryDirectory.appendingPathComponent("streams-bench-profiles-v1")
+/// a store of 1,000,000 profiles is built once, not per process. The folder is named after
+/// what builds the stores — this benchmark executable (which holds the store's code) and the
+/// SQLite library — so that a change of either builds them again instead of measuring a file
+/// an older version made.
+let profileStoresFolder = FileManager.default.temporaryDirectory.appendingPathComponent("streams-bench-profiles-\(fixtureKey)")
+
+/// A hash of the running executable's bytes and SQLite's version (FNV-1a, 64 bits).
+let fixtureKey: String = {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    func mix(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    }
+    if let executable = FileManager.default.contents(atPath: "/proc/self/exe") ?? FileManager.default.contents(atPath: CommandLine.arguments[0]) {
+        executable.withUnsafeBytes { mix($0) }
+    }
+    mix(String(cString: sqlite3_libversion()).utf8)
+    return String(hash, radix: 16)
+}()
 
 /// Copies `file` (a checkpointed SQLite file) to a fresh folder, for a benchmark that writes.
 func freshCopy(of file: URL) -> URL {
@@ -79,32 +95,45 @@ private func insertProfiles(_ count: Int, with insert: OpaquePointer?) {
     sqlite3_finalize(insert)
 }
 
-/// Our store with `count` profiles. Set up quickly: the store makes the file and its tables,
-/// the rows go in by raw SQL in one transaction with the declared indexes dropped (SQLite's
-/// shell lacks our string collation), and the store creates the missing indexes when it opens
-/// the file again.
+/// Our store with `count` profiles, filled through the store's own API (saves of 50,000
+/// objects), so that the file has exactly what the store makes: its tables and every declared
+/// index, checked against SQLite's catalogue before the file is used.
 func objectGraphProfileStore(count: Int) -> URL {
     cachedFile("objectgraph-\(count).sqlite") { url in
-        do { _ = try! PersistentContainer(model: profileModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.setup")) }
-        var handle: OpaquePointer?
-        precondition(sqlite3_open(url.path, &handle) == SQLITE_OK)
-        func exec(_ sql: String) { precondition(sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(handle))) }
-        var names: [String] = []
-        var list: OpaquePointer?
-        sqlite3_prepare_v2(handle, "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'Profile.%'", -1, &list, nil)
-        while sqlite3_step(list) == SQLITE_ROW { names.append(String(cString: sqlite3_column_text(list, 0))) }
-        sqlite3_finalize(list)
-        for name in names { exec("DROP INDEX \"\(name)\"") }
-        exec("BEGIN")
-        var insert: OpaquePointer?
-        sqlite3_prepare_v2(handle, "INSERT INTO \"Profile\" (pk, entity, version, username, rank, city, score) VALUES (?, 'Profile', 1, ?, ?, ?, 0)", -1, &insert, nil)
-        insertProfiles(count, with: insert)
-        exec("UPDATE \"objectgraph-keys\" SET next = \(count + 1) WHERE root = 'Profile'")
-        exec("COMMIT")
-        sqlite3_close(handle)
-        do { _ = try! PersistentContainer(model: profileModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.setup")) }
-        checkpoint(url)
+        let container = try! PersistentContainer(model: profileModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.setup"))
+        let batch = 50_000
+        for start in stride(from: 0, to: count, by: batch) {
+            let context = container.newBackgroundContext()
+            context.performAndWait {
+                for index in start..<min(start + batch, count) {
+                    let values = profileValues(index, of: count)
+                    let profile = Profile(context: context)
+                    profile.username = values.username
+                    profile.rank = values.rank
+                    profile.city = values.city
+                }
+                try! context.save()
+            }
+        }
+        container.close()
+        let indexes = indexNames(of: "Profile", at: url)
+        for declared in ["Profile.unique(username)", "Profile.index(rank)", "Profile.index(city,rank)"] {
+            precondition(indexes.contains(declared), "the fixture lacks the index \(declared): \(indexes)")
+        }
     }
+}
+
+/// The indexes SQLite's catalogue lists on `table`.
+func indexNames(of table: String, at url: URL) -> Set<String> {
+    var handle: OpaquePointer?
+    precondition(sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)
+    defer { sqlite3_close(handle) }
+    var list: OpaquePointer?
+    precondition(sqlite3_prepare_v2(handle, "SELECT name FROM pragma_index_list('\(table)')", -1, &list, nil) == SQLITE_OK)
+    defer { sqlite3_finalize(list) }
+    var names: Set<String> = []
+    while sqlite3_step(list) == SQLITE_ROW { names.insert(String(cString: sqlite3_column_text(list, 0))) }
+    return names
 }
 
 /// The raw table the floor and GRDB read, with the same indexes: username (unique), rank,
@@ -120,6 +149,7 @@ func rawProfileStore(count: Int) -> URL {
         database.execute("CREATE INDEX profile_city_rank ON profile (city, rank)")
         database.close()
         checkpoint(url)
+        precondition(indexNames(of: "profile", at: url).isSuperset(of: ["profile_username", "profile_rank", "profile_city_rank"]))
     }
 }
 

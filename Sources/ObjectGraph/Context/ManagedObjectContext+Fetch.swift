@@ -18,9 +18,22 @@ extension ManagedObjectContext {
     ///   store error.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         checkQueue("fetch(_:) of \(T.self)")
-        let plan = try makePlan(request)
-        guard let engine = plan.engine else { return try fetchInMemory(request) }
-        return try fetchObjects(plan, engine: engine)
+        return try namingEntity(of: request) {
+            let plan = try makePlan(request)
+            guard let engine = plan.engine else { return try fetchInMemory(request) }
+            return try fetchObjects(plan, engine: engine)
+        }
+    }
+
+    /// Runs `body`, reporting a predicate that failed in SQL (where the store does not know the
+    /// request's type) as the in-memory path reports it.
+    private func namingEntity<T: ManagedObject, Result>(of request: FetchRequest<T>, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as ObjectGraphError {
+            guard case .predicateFailed = error else { throw error }
+            throw FetchRequest<T>.predicateFailed(error)
+        }
     }
 
     /// How many objects match `request` (ignoring its limit and offset).
@@ -33,12 +46,14 @@ extension ManagedObjectContext {
         unwindowed.fetchLimit = nil
         unwindowed.fetchOffset = 0
         unwindowed.sortDescriptors = []
-        let plan = try makePlan(unwindowed)
-        guard let engine = plan.engine, plan.predicate.isExact else { return try fetch(unwindowed).count }
-        // Rows memory answers for are left out of the SQL count and counted here.
-        var count = try engine.count(matching: plan.storeQuery)
-        for object in plan.memoryObjects where try request.matches(unsafeDowncast(object, to: T.self)) { count += 1 }
-        return count
+        return try namingEntity(of: request) {
+            let plan = try makePlan(unwindowed)
+            guard let engine = plan.engine, plan.predicate.isExact else { return try fetch(unwindowed).count }
+            // Rows memory answers for are left out of the SQL count and counted here.
+            var count = try engine.count(matching: plan.storeQuery)
+            for object in plan.memoryObjects where try request.matches(unsafeDowncast(object, to: T.self)) { count += 1 }
+            return count
+        }
     }
 
     /// The IDs of the objects `request` matches, in its order and window, without making the
@@ -61,7 +76,7 @@ extension ManagedObjectContext {
         var query = plan.storeQuery
         let window = windowInSQL(plan, query: &query)
         let sortsByIDInMemory = dropOrderByID(&query)
-        var ids = try engine.identifiers(matching: query)
+        var ids = try namingEntity(of: request) { try engine.identifiers(matching: query) }
         if sortsByIDInMemory { ids.sort() }
         guard !window.isComplete else { return ids }
         if !plan.memoryObjects.isEmpty {
@@ -107,6 +122,8 @@ extension ManagedObjectContext {
         var query = plan.storeQuery
         let window = windowInSQL(plan, query: &query)
         let sortsByIDInMemory = dropOrderByID(&query)
+        if engine.isLogging { query.evaluatedInMemory = plan.predicate.inMemoryParts.map(\.description) }
+        noteReading(query.entities)
         let rows = try engine.rows(matching: query)
         var objects: [T] = []
         objects.reserveCapacity(rows.count + plan.memoryObjects.count)

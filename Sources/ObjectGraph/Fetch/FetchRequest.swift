@@ -11,7 +11,9 @@ import Foundation
 /// ```
 public struct FetchRequest<T: ManagedObject>: Sendable {
     /// Which objects to include; all when `nil`.
-    public var predicate: Predicate<T>?
+    public var predicate: Predicate<T>? {
+        didSet { compiledPredicate = predicate == nil ? nil : CompiledPredicateCache() }
+    }
     /// The order of the results; the fetch order of the store when empty.
     public var sortDescriptors: [SortDescriptor<T>]
     /// At most this many results; no limit when `nil`.
@@ -28,22 +30,36 @@ public struct FetchRequest<T: ManagedObject>: Sendable {
     /// Runs the whole fetch in memory even on a store that runs SQL: the reference the SQL
     /// path is tested against.
     var evaluatesInMemory = false
+    /// The predicate compiled for evaluation in memory, made on first use.
+    private var compiledPredicate: CompiledPredicateCache<T>?
 
     /// Creates a request.
     public init(predicate: Predicate<T>? = nil, sortBy sortDescriptors: [SortDescriptor<T>] = []) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
+        compiledPredicate = predicate == nil ? nil : CompiledPredicateCache()
     }
 
     /// Whether `object` matches the predicate; a predicate that throws is reported as
-    /// ``ObjectGraphError/predicateFailed(entity:message:)``.
+    /// ``ObjectGraphError/predicateFailed(entity:message:)``, and so is one that would trap in
+    /// Swift (an integer overflow, a division by zero, a range whose bounds are reversed), in
+    /// memory as in SQL.
     public func matches(_ object: T) throws(ObjectGraphError) -> Bool {
         guard let predicate else { return true }
         do {
-            return try predicate.evaluate(object)
+            let compiled = compiledPredicate?.compiled(predicate, for: object) ?? CompiledPredicate(predicate)
+            return try compiled.evaluate(object)
         } catch {
-            throw .predicateFailed(entity: String(describing: T.self), message: String(describing: error))
+            throw Self.predicateFailed(error)
         }
+    }
+
+    /// The error of a predicate that threw `error`.
+    static func predicateFailed(_ error: any Error) -> ObjectGraphError {
+        if case .predicateFailed(_, let message) = error as? ObjectGraphError {
+            return .predicateFailed(entity: String(describing: T.self), message: message)
+        }
+        return .predicateFailed(entity: String(describing: T.self), message: String(describing: error))
     }
 
     /// Whether `lhs` sorts before `rhs` under the sort descriptors, in the order fetches use:

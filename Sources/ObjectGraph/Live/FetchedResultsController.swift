@@ -78,6 +78,19 @@ public final class FetchedResultsController<Object: ManagedObject> {
         if let sectionNameKeyPath, fetchRequest.sortDescriptors.first?.keyPath != sectionNameKeyPath {
             throw ObjectGraphError.sectionKeyNotSorted(entity: String(describing: Object.self))
         }
+        try fetchResults()
+        if observation == nil {
+            let interest = makeInterest()
+            tellsHoldings = interest.followsHeldObjects
+            observation = managedObjectContext.observeChanges(interest) { [weak self] change in
+                self?.apply(change)
+            }
+            if tellsHoldings { observation?.replaceHoldings(with: fetchedObjects.lazy.compactMap(\.objectID)) }
+        }
+    }
+
+    /// Runs the request and takes its results, without reporting anything.
+    func fetchResults() throws {
         var unwindowed = fetchRequest
         unwindowed.fetchLimit = windowLimit ?? initialFetchLimit
         unwindowed.fetchOffset = 0
@@ -88,13 +101,6 @@ public final class FetchedResultsController<Object: ManagedObject> {
         fetchedKeys = sortKeys.keyColumn(for: objects)
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))
         sectionTable = sectionNameKeyPath.map { keyPath in SectionTable(sortedNames: objects.lazy.map { $0[keyPath: keyPath] }) } ?? SectionTable()
-        if observation == nil {
-            let interest = makeInterest()
-            tellsHoldings = interest.followsHeldObjects
-            observation = managedObjectContext.observeChanges(interest) { [weak self] change in
-                self?.apply(change)
-            }
-        }
         if tellsHoldings { observation?.replaceHoldings(with: objects.lazy.compactMap(\.objectID)) }
     }
 

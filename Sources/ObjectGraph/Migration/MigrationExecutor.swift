@@ -5,6 +5,8 @@ import CSQLite
 /// can remove duplicates before a uniqueness constraint is created).
 struct MigrationExecutor {
     let connection: SQLiteConnection
+    /// The SQL the operations and checks are written in.
+    let dialect = SQLDialect.sqlite
     /// Drop columns by copying the table, even where SQLite drops them in place.
     let rebuildsTables: Bool
     /// The app's model, to name the objects that hold values a changed type cannot read.
@@ -26,7 +28,7 @@ struct MigrationExecutor {
     }
 
     private func run(_ check: DataCheck) throws(ObjectGraphError) {
-        guard let value = try connection.text(check.sql) else { return }
+        guard let value = try connection.text(check.query.sql(in: dialect)) else { return }
         let refusal = check.refusal
         throw .migrationRefused(path: connection.path, changes: [RefusedChange(
             entity: refusal.entity, property: refusal.property, stored: refusal.stored, model: refusal.model,
@@ -35,9 +37,7 @@ struct MigrationExecutor {
 
     /// The stored values `check`'s type cannot read, the first few.
     private func run(_ check: ValueCheck) throws(ObjectGraphError) -> [UndecodableValue] {
-        let column = SQLiteSchema.quoted(check.column)
-        let statement = try connection.prepare(
-            "SELECT pk, \(column) FROM \(SQLiteSchema.quoted(check.table)) WHERE \(column) IS NOT NULL\(check.scope.map { " AND \($0)" } ?? "") ORDER BY pk")
+        let statement = try connection.prepare(check.sql(in: dialect))
         defer { statement.reset() }
         var found: [UndecodableValue] = []
         let entity = model?.entity(named: check.entity)
@@ -53,19 +53,19 @@ struct MigrationExecutor {
     }
 
     private func perform(_ operation: MigrationOperation) throws(ObjectGraphError) {
-        switch operation {
-        case .sql(let sql):
-            try connection.execute(sql)
-        case let .dropColumns(table, columns):
-            guard !rebuildsTables else { return try rebuild(table, dropping: columns) }
-            for (index, column) in columns.enumerated() {
-                do throws(ObjectGraphError) {
-                    try connection.execute("ALTER TABLE \(SQLiteSchema.quoted(table)) DROP COLUMN \(SQLiteSchema.quoted(column))")
-                } catch {
-                    // SQLite before 3.35 has no DROP COLUMN: copy the table instead.
-                    guard case .sqlite(_, let code, _) = error, code & 0xff == SQLITE_ERROR else { throw error }
-                    return try rebuild(table, dropping: Array(columns[index...]))
-                }
+        guard case let .dropColumns(table, columns) = operation else {
+            for statement in operation.statements(in: dialect) { try connection.execute(statement) }
+            return
+        }
+        guard !rebuildsTables else { return try rebuild(table, dropping: columns) }
+        let statements = operation.statements(in: dialect)
+        for (index, statement) in statements.enumerated() {
+            do throws(ObjectGraphError) {
+                try connection.execute(statement)
+            } catch {
+                // SQLite before 3.35 has no DROP COLUMN: copy the table instead.
+                guard case .sqlite(_, let code, _) = error, code & 0xff == SQLITE_ERROR else { throw error }
+                return try rebuild(table, dropping: Array(columns[index...]))
             }
         }
     }
@@ -73,7 +73,7 @@ struct MigrationExecutor {
     /// Copies `table` without `dropped` into a new table that takes its name. Its indexes go
     /// with the old table; ``alignIndexes(with:)`` creates them again.
     private func rebuild(_ table: String, dropping dropped: [String]) throws(ObjectGraphError) {
-        let quoted = SQLiteSchema.quoted
+        let quoted = dialect.quotedName
         let statement = try connection.prepare("SELECT name, type FROM pragma_table_info(?1) ORDER BY cid")
         try statement.bind(table, at: 1)
         var kept: [(name: String, type: String)] = []
@@ -112,7 +112,7 @@ struct MigrationExecutor {
 
     private func dropIndexes(keeping kept: Set<String>) throws(ObjectGraphError) {
         for name in try storeIndexes().keys.sorted() where !kept.contains(name) {
-            try connection.execute("DROP INDEX \(SQLiteSchema.quoted(name))")
+            try connection.execute("DROP INDEX \(dialect.quotedName(name))")
         }
     }
 
@@ -125,10 +125,10 @@ struct MigrationExecutor {
         let inFile = try storeIndexes()
         let wantedNames = Set(wanted.map(\.name))
         for name in inFile.keys.sorted() where !wantedNames.contains(name) {
-            try connection.execute("DROP INDEX \(SQLiteSchema.quoted(name))")
+            try connection.execute("DROP INDEX \(dialect.quotedName(name))")
         }
         for index in wanted where inFile[index.name] != index.sql {
-            if inFile[index.name] != nil { try connection.execute("DROP INDEX \(SQLiteSchema.quoted(index.name))") }
+            if inFile[index.name] != nil { try connection.execute("DROP INDEX \(dialect.quotedName(index.name))") }
             do throws(ObjectGraphError) {
                 try connection.execute(index.sql)
             } catch {
@@ -144,7 +144,8 @@ struct MigrationExecutor {
     ) throws(ObjectGraphError) -> RefusedChange {
         let terms = constraint.terms
         let conditions = terms.map { "(\($0)) IS NOT NULL" } + (constraint.scope.map { [$0] } ?? [])
-        let sql = "SELECT \(terms.map { "quote(\($0))" }.joined(separator: " || ', ' || ")), group_concat(pk, ', ') FROM \(SQLiteSchema.quoted(index.table)) "
+        let values = dialect.concatenation(terms.map(dialect.quotedValue).flatMap { [$0, "', '"] }.dropLast())
+        let sql = "SELECT \(values), \(dialect.listAggregate("pk")) FROM \(dialect.quotedName(index.table)) "
             + "WHERE \(conditions.joined(separator: " AND ")) GROUP BY \(terms.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1"
         let statement = try connection.prepare(sql)
         defer { statement.reset() }

@@ -1,7 +1,6 @@
 extension MigrationPlanner {
     /// The step's statements, from the pairing and the names.
     func operations(_ names: Names) -> MigrationStep {
-        let quoted = SQLiteSchema.quoted
         var oldLayout = old
         let newLayoutPlain = layout(names, final: false)
         var newLayout = newLayoutPlain
@@ -14,43 +13,38 @@ extension MigrationPlanner {
         let pairedOld = Set(oldEntityName.values)
 
         // Expand: tables, columns and join tables the new model adds.
-        let created = SQLiteDefinitions(newLayoutPlain).tables
+        let created = SchemaDefinitions(newLayoutPlain).tableDefinitions
         for root in newLookup.roots where names.tables[root.name]!.isNew {
             let table = names.tables[root.name]!.current
-            step.expand.append(.sql(created.first { $0.name == table }!.sql))
+            step.expand.append(.createTable(created.first { $0.name == table }!))
         }
         for root in newLookup.roots where !names.tables[root.name]!.isNew {
-            let table = quoted(names.tables[root.name]!.current)
+            let table = names.tables[root.name]!.current
             for entity in newLookup.hierarchy(of: root.name) {
                 for property in entity.properties where property.hasColumn {
                     let column = names.columns[entity.name + "." + property.name]!
                     guard column.isNew else { continue }
-                    let type = SQLiteDefinitions.columnType(of: property)
-                    let defaultValue = property.defaultSQL.map { $0 == "NULL" ? "" : " DEFAULT \($0)" } ?? ""
-                    step.expand.append(.sql("ALTER TABLE \(table) ADD COLUMN \(quoted(column.current)) \(type)\(defaultValue)"))
+                    step.expand.append(.addColumn(
+                        table: table, column: column.current, type: SchemaDefinitions.columnType(of: property), defaultValue: property.defaultValue))
                 }
             }
         }
         for group in joinTableNames(of: new) where names.joinTables[group]!.isNew {
-            step.expand.append(.sql(SQLiteDefinitions.joinTableSQL(names.joinTables[group]!.current)))
+            step.expand.append(.createTable(.pairs(names.joinTables[group]!.current)))
         }
         let keptOrderTables = orderTableOperations(into: &step)
         // Links that move between a to-one column and a join table, read before entities are
         // renamed in their rows (the scopes name them as the file does).
         for copy in foreignKeyCopies {
-            let scope = copy.scope.map { " AND entity IN (\($0.sorted().map(SQLiteSchema.literal).joined(separator: ", ")))" } ?? ""
-            step.expand.append(.sql(
-                "INSERT OR IGNORE INTO \(quoted(names.joinTables[copy.joinTable]!.current)) (\(copy.ownColumn), \(copy.otherColumn)) "
-                    + "SELECT \(quoted(copy.column)), pk FROM \(quoted(copy.table)) WHERE \(quoted(copy.column)) IS NOT NULL\(scope)"))
+            step.expand.append(.copyLinksToJoinTable(
+                joinTable: names.joinTables[copy.joinTable]!.current, ownColumn: copy.ownColumn, otherColumn: copy.otherColumn,
+                table: copy.table, column: copy.column, scope: copy.scope?.sorted()))
         }
         for fill in joinFills {
             let (entity, _) = splitKey(fill.toOne)
-            let table = quoted(names.tables[newLookup.root(of: entity)]!.current)
-            let column = quoted(names.columns[fill.toOne]!.current)
-            let join = quoted(fill.table)
-            step.expand.append(.sql(
-                "UPDATE \(table) SET \(column) = (SELECT \(fill.ownColumn) FROM \(join) WHERE \(fill.otherColumn) = \(table).pk LIMIT 1) "
-                    + "WHERE pk IN (SELECT \(fill.otherColumn) FROM \(join))"))
+            step.expand.append(.fillToOneFromJoinTable(
+                table: names.tables[newLookup.root(of: entity)]!.current, column: names.columns[fill.toOne]!.current,
+                joinTable: fill.table, ownColumn: fill.ownColumn, otherColumn: fill.otherColumn))
         }
         // Renamed entities: their rows carry the new name from now on.
         for root in newLookup.roots where !names.tables[root.name]!.isNew {
@@ -59,10 +53,8 @@ extension MigrationPlanner {
                 return (oldName, entity.name)
             }
             guard !renamed.isEmpty else { continue }
-            let cases = renamed.map { "WHEN \(SQLiteSchema.literal($0.0)) THEN \(SQLiteSchema.literal($0.1))" }.joined(separator: " ")
-            step.expand.append(.sql(
-                "UPDATE \(quoted(names.tables[root.name]!.current)) SET entity = CASE entity \(cases) END "
-                    + "WHERE entity IN (\(renamed.map { SQLiteSchema.literal($0.0) }.joined(separator: ", ")))"))
+            step.expand.append(.renameRowEntities(
+                table: names.tables[root.name]!.current, renames: renamed.map { MigrationOperation.Rename(from: $0.0, to: $0.1) }))
             for (oldName, newName) in renamed {
                 oldLayout.entities[oldLayout.entities.firstIndex { $0.name == oldName }!].rowName = newName
             }
@@ -86,10 +78,11 @@ extension MigrationPlanner {
         // Contract: values for new required attributes, removed rows, storage nobody reads.
         for key in fillsNulls {
             let (entity, property) = splitKey(key)
-            let column = quoted(names.columns[key]!.current)
-            let scope = SQLiteDefinitions.scopeFilter(of: entity, in: currentLookup).map { " AND \($0)" } ?? ""
-            let value = newLookup.entity(named: entity)!.property(named: property)!.defaultSQL ?? "NULL"
-            step.contract.append(.sql("UPDATE \(quoted(names.tables[newLookup.root(of: entity)]!.current)) SET \(column) = \(value) WHERE \(column) IS NULL\(scope)"))
+            let stored = newLookup.entity(named: entity)!.property(named: property)!
+            step.contract.append(.fillNulls(
+                table: names.tables[newLookup.root(of: entity)]!.current, column: names.columns[key]!.current,
+                value: stored.defaultValue, type: SchemaDefinitions.attributeType(of: stored),
+                scope: SchemaDefinitions.scopeRowNames(of: entity, in: currentLookup)))
         }
         var droppedColumns: Set<[String]> = []
         for root in newLookup.roots where !names.tables[root.name]!.isNew {
@@ -106,15 +99,15 @@ extension MigrationPlanner {
                 for column in dropped { droppedColumns.insert([table, column]) }
             }
         }
-        for table in SQLiteDefinitions(old).joinTables.map(\.name) where !names.keptJoinTables.contains(table) {
-            step.contract.append(.sql("DROP TABLE \(quoted(table))"))
+        for table in SchemaDefinitions(old).joinTableDefinitions.map(\.name) where !names.keptJoinTables.contains(table) {
+            step.contract.append(.dropTable(table))
         }
         // A to-many that became a set drops its order.
-        for table in SQLiteDefinitions(old).orderTables.map(\.name) where !keptOrderTables.contains(table) {
-            step.contract.append(.sql("DROP TABLE \(quoted(table))"))
+        for table in SchemaDefinitions(old).orderTableDefinitions.map(\.name) where !keptOrderTables.contains(table) {
+            step.contract.append(.dropTable(table))
         }
         for root in old.entities where root.superentity == nil && !pairedOld.contains(root.name) {
-            step.contract.append(.sql("DROP TABLE \(quoted(root.table))"))
+            step.contract.append(.dropTable(root.table))
         }
 
         // Final names: columns (under the tables' current names), then tables.
@@ -122,18 +115,18 @@ extension MigrationPlanner {
             let renames = names.columns.filter { key, name in
                 newLookup.root(of: splitKey(key).entity) == root.name && name.current != name.final
             }.map { ($0.value.current, $0.value.final) }
-            let table = quoted(names.tables[root.name]!.current)
+            let table = names.tables[root.name]!.current
             step.contract += Self.renames(renames.sorted { $0.0 < $1.0 }) { from, to in
-                "ALTER TABLE \(table) RENAME COLUMN \(quoted(from)) TO \(quoted(to))"
+                .renameColumn(table: table, from: from, to: to)
             }
         }
         let tableRenames = (Array(names.tables.values) + Array(names.joinTables.values)).filter { $0.current != $0.final }.map { ($0.current, $0.final) }
         step.contract += Self.renames(tableRenames.sorted { $0.0 < $1.0 }) { from, to in
-            "ALTER TABLE \(quoted(from)) RENAME TO \(quoted(to))"
+            .renameTable(from: from, to: to)
         }
 
-        let wanted = SQLiteDefinitions(target).indexes
-        let touching = Set(SQLiteDefinitions(old).indexes.filter { index in
+        let wanted = SchemaDefinitions(target).indexes
+        let touching = Set(SchemaDefinitions(old).indexes.filter { index in
             index.columns.contains { droppedColumns.contains([index.table, $0]) }
         }.map(\.name))
         step.indexesToKeep = Set(wanted.map(\.name)).subtracting(touching)
@@ -142,27 +135,26 @@ extension MigrationPlanner {
 
     /// Deletes the rows of removed entities, and the links to them from what stays.
     private func removeRows(named removed: [String], from table: String, layout: SchemaLookup) -> [MigrationOperation] {
-        let quoted = SQLiteSchema.quoted
-        let rows = "SELECT pk FROM \(quoted(table)) WHERE entity IN (\(removed.sorted().map(SQLiteSchema.literal).joined(separator: ", ")))"
+        let targets = removed.sorted()
         var operations: [MigrationOperation] = []
         var joinTablesDone: Set<String> = []
         for entity in layout.schema.entities {
             for property in entity.properties {
                 guard let destination = property.destination, layout.entity(named: destination)?.table == table else { continue }
                 if property.kind == .toOne, let column = property.column {
-                    operations.append(.sql("UPDATE \(quoted(entity.table)) SET \(quoted(column)) = NULL WHERE \(quoted(column)) IN (\(rows))"))
+                    operations.append(.clearLinks(table: entity.table, column: column, targetTable: table, targets: targets))
                 } else if case let .joinTable(join, _, otherColumn)? = layout.toManyLayout(of: property), joinTablesDone.insert(join + otherColumn).inserted {
-                    operations.append(.sql("DELETE FROM \(quoted(join)) WHERE \(otherColumn) IN (\(rows))"))
+                    operations.append(.deleteLinks(joinTable: join, column: otherColumn, targetTable: table, targets: targets))
                 }
             }
         }
         for entity in layout.schema.entities where entity.table == table {
             for property in entity.properties {
                 guard case let .joinTable(join, ownColumn, _)? = layout.toManyLayout(of: property), joinTablesDone.insert(join + ownColumn).inserted else { continue }
-                operations.append(.sql("DELETE FROM \(quoted(join)) WHERE \(ownColumn) IN (\(rows))"))
+                operations.append(.deleteLinks(joinTable: join, column: ownColumn, targetTable: table, targets: targets))
             }
         }
-        operations.append(.sql("DELETE FROM \(quoted(table)) WHERE entity IN (\(removed.sorted().map(SQLiteSchema.literal).joined(separator: ", ")))"))
+        operations.append(.deleteRows(table: table, rowNames: targets))
         return operations
     }
 
@@ -171,33 +163,28 @@ extension MigrationPlanner {
     ///
     /// (Order tables: see ``orderTableOperations(into:)``.)
     private func keysRowOperations(_ names: Names) -> [MigrationOperation] {
-        let keys = SQLiteSchema.keysTable
-        let literal = SQLiteSchema.literal
         var operations: [MigrationOperation] = []
         let pairedOld = Set(oldEntityName.values)
         let removed = old.entities.filter { $0.superentity == nil && !pairedOld.contains($0.name) }.map(\.name)
         if !removed.isEmpty {
-            operations.append(.sql("DELETE FROM \(keys) WHERE root IN (\(removed.map(literal).joined(separator: ", ")))"))
+            operations.append(.deleteKeyRows(roots: removed))
         }
         let renamed = newLookup.roots.compactMap { root -> (String, String)? in
             guard let oldName = oldEntityName[root.name], oldName != root.name else { return nil }
             return (oldName, root.name)
         }
         if !renamed.isEmpty {
-            operations.append(.sql("UPDATE \(keys) SET root = '~' || root WHERE root IN (\(renamed.map { literal($0.0) }.joined(separator: ", ")))"))
-            for (oldName, newName) in renamed {
-                operations.append(.sql("UPDATE \(keys) SET root = \(literal(newName)) WHERE root = \(literal("~" + oldName))"))
-            }
+            operations.append(.renameKeyRows(renamed.map { MigrationOperation.Rename(from: $0.0, to: $0.1) }))
         }
         for root in newLookup.roots where names.tables[root.name]!.isNew {
-            operations.append(.sql(SQLiteDefinitions.keysRowSQL(root: root.name)))
+            operations.append(.insertKeyRow(root: root.name))
         }
         return operations
     }
 
-    /// Statements that rename `from` to `to` for each pair, where a name may be taken by
+    /// Operations that rename `from` to `to` for each pair, where a name may be taken by
     /// another pair's source: those move to a temporary name first.
-    static func renames(_ pairs: [(from: String, to: String)], statement: (String, String) -> String) -> [MigrationOperation] {
+    static func renames(_ pairs: [(from: String, to: String)], operation: (String, String) -> MigrationOperation) -> [MigrationOperation] {
         let sources = Set(pairs.map { $0.from.lowercased() })
         var aside: [MigrationOperation] = []
         var direct: [MigrationOperation] = []
@@ -205,10 +192,10 @@ extension MigrationPlanner {
         for pair in pairs {
             if sources.contains(pair.to.lowercased()) && pair.to.lowercased() != pair.from.lowercased() {
                 let temporary = "~" + pair.from
-                aside.append(.sql(statement(pair.from, temporary)))
-                fromAside.append(.sql(statement(temporary, pair.to)))
+                aside.append(operation(pair.from, temporary))
+                fromAside.append(operation(temporary, pair.to))
             } else {
-                direct.append(.sql(statement(pair.from, pair.to)))
+                direct.append(operation(pair.from, pair.to))
             }
         }
         // Pairs whose target was free go first: then every temporary's target is free.
@@ -232,10 +219,10 @@ extension MigrationPlanner {
                 if let oldTable = oldProperty(property.name, declaredBy: entity.name)?.orderTable {
                     kept.insert(oldTable)
                     if oldTable != table {
-                        step.expand.append(.sql("ALTER TABLE \(SQLiteSchema.quoted(oldTable)) RENAME TO \(SQLiteSchema.quoted(table))"))
+                        step.expand.append(.renameTable(from: oldTable, to: table))
                     }
                 } else {
-                    step.expand.append(.sql(SQLiteDefinitions.orderTableSQL(table)))
+                    step.expand.append(.createTable(.order(table)))
                 }
             }
         }

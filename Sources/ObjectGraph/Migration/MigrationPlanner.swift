@@ -177,10 +177,9 @@ final class MigrationPlanner {
             return
         }
         if case .keptIfWithin(let range) = conversion, let column = old.column, let oldEntity = oldEntityName[entity.name] {
-            let quotedColumn = SQLiteSchema.quoted(column)
-            let scope = SQLiteDefinitions.scopeFilter(of: oldEntity, in: oldLookup).map { " AND \($0)" } ?? ""
             checks.append(DataCheck(
-                sql: "SELECT \(quotedColumn) FROM \(SQLiteSchema.quoted(oldLookup.entity(named: oldEntity)!.table)) WHERE (\(quotedColumn) < \(range.lowerBound) OR \(quotedColumn) > \(range.upperBound))\(scope) LIMIT 1",
+                query: .valueOutside(table: oldLookup.entity(named: oldEntity)!.table, column: column, range: range,
+                                     scope: SchemaDefinitions.scopeRowNames(of: oldEntity, in: oldLookup)),
                 refusal: RefusedChange(
                     entity: entity.name, property: property.name, stored: old.typeDescription, model: property.typeDescription,
                     reason: "an object holds %@, which \(newType.displayName) cannot hold",
@@ -194,7 +193,7 @@ final class MigrationPlanner {
            let table = oldLookup.entity(named: oldEntity)?.table, let storedType = StoredAttributeType(name: old.type ?? "").attributeType {
             valueChecks.append(ValueCheck(
                 entity: entity.name, property: property.name, table: table, column: column,
-                scope: SQLiteDefinitions.scopeFilter(of: oldEntity, in: oldLookup), storedType: storedType,
+                scope: SchemaDefinitions.scopeRowNames(of: oldEntity, in: oldLookup), storedType: storedType,
                 typeName: check.type, failure: check.failure))
         }
     }
@@ -227,7 +226,7 @@ final class MigrationPlanner {
             let (declaring, inverse) = newLookup.property(property.inverse!, of: property.destination!)!
             joinFills.append((declaring.name + "." + inverse.name, table, ownColumn, otherColumn))
             checks.append(DataCheck(
-                sql: "SELECT \(otherColumn) FROM \(SQLiteSchema.quoted(table)) GROUP BY \(otherColumn) HAVING count(*) > 1 LIMIT 1",
+                query: .targetOfSeveralOwners(joinTable: table, targetColumn: otherColumn),
                 refusal: RefusedChange(
                     entity: entity.name, property: property.name, stored: old.typeDescription + " (many-to-many)",
                     model: property.typeDescription + " with the to-one inverse \(property.inverse!)",

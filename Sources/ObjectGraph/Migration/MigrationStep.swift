@@ -40,25 +40,17 @@ struct MigrationStep {
     }
 }
 
-/// One change a step makes.
-enum MigrationOperation: Equatable {
-    /// A statement.
-    case sql(String)
-    /// `ALTER TABLE … DROP COLUMN` for each, or a rebuild of the table where SQLite cannot drop
-    /// them (or the executor is told to rebuild).
-    case dropColumns(table: String, columns: [String])
-}
-
 /// Reads every stored value of an attribute whose type changed its shape (see ``ValueShape``)
 /// and asks the new type to read each: the step runs only if it reads them all.
 struct ValueCheck {
     /// The entity and the property, by the new model's names.
     let entity: String
     let property: String
-    /// Where the values are now: the old table and column, the old entity's rows.
+    /// Where the values are now: the old table and column, and the `entity` values of the old
+    /// entity's rows when the table holds others too.
     let table: String
     let column: String
-    let scope: String?
+    let scope: [String]?
     let storedType: AttributeType
     /// The new Swift type, and why it cannot read a stored value (`nil` when it can).
     let typeName: String
@@ -67,9 +59,18 @@ struct ValueCheck {
 
 /// A read-only question about the data whose answer decides whether a step may run.
 struct DataCheck {
-    /// Returns at most one row when the data does not allow the step: `pk` (or a value) in the
-    /// first column.
-    let sql: String
+    enum Query: Equatable {
+        /// A value of `column` outside `range`: an integer column narrowed to a width the file
+        /// did not record. `scope`: the `entity` values of the rows to look at, if not all.
+        case valueOutside(table: String, column: String, range: ClosedRange<Int64>, scope: [String]?)
+        /// A target linked to more than one owner in a join table (a many-to-many becoming
+        /// one-to-many).
+        case targetOfSeveralOwners(joinTable: String, targetColumn: String)
+    }
+
+    /// Finds at most one row when the data does not allow the step, the value it found as text
+    /// in the first column.
+    let query: Query
     /// What to refuse if it returns a row; `%@` in ``RefusedChange/reason`` stands for the
     /// first column's value.
     let refusal: RefusedChange

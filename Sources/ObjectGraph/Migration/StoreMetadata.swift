@@ -20,7 +20,7 @@ struct StoreMetadata: Equatable {
     }
 
     static func read(from connection: SQLiteConnection) throws(ObjectGraphError) -> StoreMetadata {
-        let statement = try connection.prepare("SELECT key, value FROM \(SQLiteSchema.metadataTable)")
+        let statement = try connection.prepare(selectSQL(in: .sqlite))
         defer { statement.reset() }
         var values: [String: String] = [:]
         while try statement.step() { values[statement.string(at: 0)] = statement.string(at: 1) }
@@ -43,9 +43,21 @@ struct StoreMetadata: Equatable {
         return rows
     }
 
+    /// `SELECT key, value FROM …`: every row.
+    static func selectSQL(in dialect: SQLDialect) -> String {
+        "SELECT key, value FROM \(dialect.quotedName(SQLiteSchema.metadataTableName))"
+    }
+
+    /// Inserts the row `(key, value)` from the first two parameters, or replaces its value.
+    static func writeSQL(in dialect: SQLDialect) -> String {
+        let sql = SQLBuilder(dialect)
+        return sql.upsert(into: SQLiteSchema.metadataTableName, columns: ["key", "value"], values: sql.parameters(from: 1, count: 2),
+                          conflictColumns: ["key"], updating: ["value"])
+    }
+
     /// Inserts or replaces `rows`.
     static func write(_ rows: [String: String], to connection: SQLiteConnection) throws(ObjectGraphError) {
-        let statement = try connection.prepare("INSERT OR REPLACE INTO \(SQLiteSchema.metadataTable) (key, value) VALUES (?1, ?2)")
+        let statement = try connection.prepare(writeSQL(in: .sqlite))
         for (key, value) in rows.sorted(by: { $0.key < $1.key }) {
             try statement.bind(key, at: 1)
             try statement.bind(value, at: 2)

@@ -40,6 +40,7 @@ struct StoreMigrator {
 
     /// Migrates the file if it needs it; returns its schema, which describes the model.
     func bringUpToDate() throws(ObjectGraphError) -> StoredSchema {
+        if let unchanged = try unchangedSchema() { return unchanged }
         let state = try readState()
         if plan.erasesStoreOnModelChange, differsFromModel(state) {
             return try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema in
@@ -70,6 +71,17 @@ struct StoreMigrator {
             try StoreMetadata.write(StoreMetadata.rows(schema: final, model: model, stages: steps.compactMap(\.stage?.name)), to: connection)
             return final
         }
+    }
+
+    /// The model's own layout when the file describes exactly it, at the model's version: then
+    /// there is nothing to plan, decode or write. Most opens are of such a file, and this keeps
+    /// them to reading one small table.
+    private func unchangedSchema() throws(ObjectGraphError) -> StoredSchema? {
+        guard try connection.tableNames().contains(SQLiteSchema.metadataTableName) else { return nil }
+        let metadata = try StoreMetadata.read(from: connection)
+        guard metadata.format == SQLiteSchema.formatVersion, metadata.modelVersion == model.version, let text = metadata.schema else { return nil }
+        let (schema, encoded) = model.newFileSchema.value(for: model)
+        return text == encoded ? schema : nil
     }
 
     private func needsWriting(_ state: FileState, _ steps: [PlannedStep]) -> Bool {
@@ -186,7 +198,7 @@ struct StoreMigrator {
 
     private func eraseEverything() throws(ObjectGraphError) {
         for table in try connection.tableNames().sorted() where !table.hasPrefix("sqlite_") {
-            try connection.execute("DROP TABLE \(SQLiteSchema.quoted(table))")
+            for statement in MigrationOperation.dropTable(table).statements(in: .sqlite) { try connection.execute(statement) }
         }
     }
 }

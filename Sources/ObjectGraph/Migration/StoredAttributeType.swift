@@ -99,33 +99,7 @@ extension AttributeType {
 }
 
 extension PropertyValue {
-    /// The value as an SQL literal that reads back as the value (`DEFAULT` of an added column),
-    /// in the representation ``SQLiteStatement`` binds; `nil` for relationship values.
-    var sqlLiteral: String? {
-        switch self {
-        case .null: return "NULL"
-        case .bool(let bool): return bool ? "1" : "0"
-        case .integer(let int): return String(int)
-        case .double(let double): return Self.realLiteral(double)
-        case .date(let date): return Self.realLiteral(date.timeIntervalSinceReferenceDate)
-        case .string(let string): return SQLiteSchema.literal(string)
-        case .data(let data): return Self.blobLiteral(data)
-        case .uuid(let uuid): return Self.blobLiteral(withUnsafeBytes(of: uuid.uuid) { Data($0) })
-        case .object, .objects, .orderedObjects, .unloaded: return nil
-        }
-    }
-
-    /// See `SQLiteStatement.bind(_: Double, at:)`: NaN and -0.0 are kept as their bit pattern.
-    private static func realLiteral(_ double: Double) -> String {
-        if double.isNaN || (double == 0 && double.sign == .minus) {
-            return blobLiteral(withUnsafeBytes(of: double.bitPattern.bigEndian) { Data($0) })
-        }
-        if double.isInfinite { return double < 0 ? "-9e999" : "9e999" }
-        let text = "\(double)"
-        return text.contains(".") || text.contains("e") ? text : text + ".0"
-    }
-
-    private static func blobLiteral(_ data: Data) -> String {
-        "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
-    }
+    /// The value as a SQLite literal that reads back as the value (`DEFAULT` of an added
+    /// column), in the representation ``SQLiteStatement`` binds; `nil` for relationship values.
+    var sqlLiteral: String? { SQLDialect.sqlite.literal(self, of: nil) }
 }

@@ -1,3 +1,4 @@
+import Streams
 extension StoredSchema {
     /// The description of `model`, laid out as a new file gets it (``laidOutAsNew()``). It
     /// carries the renames the model declares and each attribute's initial value.
@@ -13,7 +14,7 @@ extension StoredSchema {
                     var stored = StoredProperty(
                         name: property.name, kind: .attribute, type: StoredAttributeType(valueType: valueType, type: type).name,
                         isOptional: isOptional, originalName: property.originalName)
-                    stored.defaultSQL = isOptional ? nil : initialValues[property.index].sqlLiteral
+                    stored.defaultValue = isOptional ? nil : initialValues[property.index]
                     if let info = property.valueInfo, let shape = info.shape {
                         stored.shape = shape
                         stored.valueCheck = (info.typeName, info.failure)
@@ -100,5 +101,19 @@ extension DeleteRule {
         case .noAction: "noAction"
         case .deny: "deny"
         }
+    }
+}
+
+/// The schema a new file gets for a model, and its stored text, worked out once per model.
+final class NewFileSchema: @unchecked Sendable {  // `lock` protects `cached`
+    private let lock = Lock()
+    private var cached: (schema: StoredSchema, encoded: String)?
+
+    func value(for model: ObjectModel) -> (schema: StoredSchema, encoded: String) {
+        if let cached = lock.withLock({ cached }) { return cached }
+        let schema = StoredSchema(model: model)
+        let made = (schema, schema.encoded)
+        lock.withLock { cached = made }
+        return made
     }
 }

@@ -37,7 +37,7 @@ struct StoredSchema: Codable, Sendable {
             entity.properties = entity.properties.sorted { $0.name < $1.name }.map { property in
                 var property = property
                 property.originalName = nil
-                property.defaultSQL = nil
+                property.defaultValue = nil
                 property.valueCheck = nil
                 return property
             }
@@ -168,9 +168,10 @@ struct StoredProperty: Codable, Sendable {
     var orderTable: String?
     /// A model's description only: the name a previous model gave the property.
     var originalName: String?
-    /// A model's description only: the initial value as an SQL literal, for the rows that exist
-    /// when the attribute is added; `nil` for optionals and relationships.
-    var defaultSQL: String?
+    /// A model's description only: the initial value, for the rows that exist when the
+    /// attribute is added (each dialect writes it as its literal); `nil` for optionals and
+    /// relationships.
+    var defaultValue: PropertyValue?
     /// A model's description only: the attribute's Swift type, and why a stored value cannot be
     /// read as it (`nil` when it can), for the check a changed ``shape`` calls for.
     var valueCheck: (type: String, failure: @Sendable (PropertyValue) -> String?)?

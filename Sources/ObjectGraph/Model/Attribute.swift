@@ -141,7 +141,6 @@ extension Attribute: CachedSlot, ReflectedWrapper {
         return AttributeType.of(Value.self) == nil ? .null : PropertyValue(attribute: initialValue)
     }
     var pendingTargets: [ManagedObject]? { nil }
-    static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
     var isValidated: Bool { validation != nil }
     var valueInfo: AttributeValueInfo? { AttributeValueInfo(for: Value.self) }
 
@@ -166,7 +165,7 @@ func slotIndex<Object: ManagedObject, Wrapper: CachedSlot>(
     of object: Object, _ storage: ReferenceWritableKeyPath<Object, Wrapper>, wrapped: AnyKeyPath
 ) -> Int {
     let cached = object[keyPath: storage].cachedSlot
-    if cached >= 0 { return cached }
+    if cached >= 0, !object.reportsSlotLookups { return cached }
     let slot = object.layout.slotIndex(for: storage, wrapped: wrapped, of: object)
     object[keyPath: storage].cachedSlot = slot
     return slot

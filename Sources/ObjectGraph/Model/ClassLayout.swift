@@ -1,21 +1,39 @@
-@_spi(Reflection) import Swift
 import Streams
+import Synchronization
 
 /// What reflection tells about one model class: its persistent properties in slot order
 /// (superclass properties first), learned once per class from the first instance.
 ///
-/// Property wrappers find their slot through ``slotIndex(for:of:)``: the first time a storage key
-/// path is seen for a class, the wrapper is marked, the object is reflected to find which child
-/// carries the mark, and the answer is cached by the key path's identity.
+/// Property wrappers find their slot through ``slotIndex(for:wrapped:of:)``: the first time a
+/// storage key path is seen for a class, the wrapper is marked, the object is reflected to find
+/// which child carries the mark, and the answer is cached by the key path's identity.
+///
+/// What this relies on, all of it public Swift: `Mirror` (the children of a class instance, its
+/// superclasses' through `superclassMirror`, in declaration order), the identity of the key
+/// paths the enclosing-instance subscript of a property wrapper receives (one object per
+/// property, as key path literals are), and key path reads and writes of the wrappers. It reads
+/// and writes no object memory itself: a wrapper's slot cache is written through its storage key
+/// path by the wrapper (``slotIndex(of:_:wrapped:)``), and the wrappers of an object entering a
+/// context are read through the storage key paths learned so far (``WrapperAccess``), or with
+/// `Mirror` while some are not known yet. Once every property of a class has been used, a slot
+/// lookup takes no lock: the answers are published whole (``LearnedSlots``) through an atomic.
 @usableFromInline
 final class ClassLayout: @unchecked Sendable {
-    // `lock` protects `slotByKeyPath`, `slotByWrappedKeyPath`, `keyPathLearners` and
-    // `tracedSlots`; everything else is immutable after init.
+    // `lock` protects `slotByKeyPath`, `slotByWrappedKeyPath`, `accessBySlot`, `snapshots`
+    // and `tracedSlots`; `published` is read without it (it points into `snapshots`);
+    // everything else is immutable after init.
     private let lock = Lock()
     private var slotByKeyPath: [ObjectIdentifier: Int] = [:]
     /// The slots of properties by their own key paths (`\Bucket.name`), as the wrappers passed
     /// them on their first lookup.
     private var slotByWrappedKeyPath: [AnyKeyPath: Int] = [:]
+    /// How to read each property's wrapper in an object of the class, once its storage key path
+    /// is known.
+    private var accessBySlot: [WrapperAccess?]
+    /// Every snapshot published, kept alive for the readers of `published`.
+    private var snapshots: [LearnedSlots] = []
+    /// The latest of `snapshots`, read without the lock.
+    private let published = Atomic<UnsafeRawPointer?>(nil)
     let objectClass: ManagedObject.Type
     let properties: [ReflectedProperty]
     let slotByName: [String: Int]
@@ -27,24 +45,9 @@ final class ClassLayout: @unchecked Sendable {
     /// The slots whose wrappers declare a rule (see ``AttributeValidation``), as the first
     /// instance of the class had them.
     let validatedSlots: [Int]
-    /// Where each wrapper's slot cache lives inside an instance, in slot order, when known.
-    private let slotCacheOffsets: [Int]?
-    /// While above zero, wrappers that look their slot up tell their key path even when the
-    /// slot is known (see ``learnKeyPaths(from:_:)``); a count, as several queues may learn at
-    /// once. Guarded by `lock`.
-    private var keyPathLearners = 0
     /// The slots looked up so far in each object being traced (see ``slotsRead(from:_:)``;
     /// several models may be made at once). Guarded by `lock`.
     private var tracedSlots: [ObjectIdentifier: [Int]] = [:]
-    /// Where each property's wrapper lives inside an instance, in slot order, when the runtime
-    /// can tell (it can for classes on the platforms we build for); `nil` means "use `Mirror`".
-    /// Reading wrappers at known offsets makes inserting an object cost no reflection.
-    let storedWrappers: [StoredWrapper]?
-
-    struct StoredWrapper: Sendable {
-        let offset: Int
-        let type: any ReflectedWrapper.Type
-    }
 
     private static let registryLock = Lock()
     nonisolated(unsafe) private static var registry: [ObjectIdentifier: ClassLayout] = [:]  // guarded by registryLock
@@ -58,39 +61,19 @@ final class ClassLayout: @unchecked Sendable {
         hasRelationships = properties.contains { if case .relationship = $0.kind { true } else { false } }
         validatedSlots = properties.indices.filter { properties[$0].isValidated }
         attributeReaders = properties.map { $0.valueInfo?.reader }
-        storedWrappers = Self.findStoredWrappers(of: objectClass, expected: properties)
-        var cacheOffsets: [Int] = []
-        for wrapper in storedWrappers ?? [] {
-            guard let offset = wrapper.type.cachedSlotOffset else { break }
-            cacheOffsets.append(wrapper.offset + offset)
-        }
-        slotCacheOffsets = storedWrappers != nil && cacheOffsets.count == properties.count ? cacheOffsets : nil
+        accessBySlot = Array(repeating: nil, count: properties.count)
     }
 
-    /// The offsets of the wrappers, from the runtime's field list (superclass fields first, as
-    /// slots are); `nil` if the runtime cannot list them or the list disagrees with `Mirror`.
-    private static func findStoredWrappers(of objectClass: ManagedObject.Type, expected: [ReflectedProperty]) -> [StoredWrapper]? {
-        var found: [(name: String, wrapper: StoredWrapper)] = []
-        let listed = _forEachField(of: objectClass, options: _EachFieldOptions(rawValue: 1)) { name, offset, type, _ in
-            if let wrapperType = type as? any ReflectedWrapper.Type {
-                var label = String(cString: name)
-                if label.hasPrefix("_") { label.removeFirst() }
-                found.append((label, StoredWrapper(offset: offset, type: wrapperType)))
-            }
-            return true
-        }
-        guard listed, found.map(\.name) == expected.map(\.name) else { return nil }
-        return found.map(\.wrapper)
+    /// What has been learned so far, read without the lock.
+    private var learned: LearnedSlots? {
+        published.load(ordering: .acquiring).map { Unmanaged<LearnedSlots>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// Calls `body` with a pointer to the wrapper of each property of `object`, in slot order.
-    private func withWrapperPointers(of object: ManagedObject, _ body: (Int, UnsafeRawPointer, any ReflectedWrapper.Type) -> Void) -> Bool {
-        guard let storedWrappers else { return false }
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        for (slot, wrapper) in storedWrappers.enumerated() {
-            body(slot, base + wrapper.offset, wrapper.type)
-        }
-        return true
+    /// Publishes what is known now; with the lock held.
+    private func publishLocked() {
+        let snapshot = LearnedSlots(slotByKeyPath: slotByKeyPath, accessBySlot: accessBySlot)
+        snapshots.append(snapshot)
+        published.store(UnsafeRawPointer(Unmanaged.passUnretained(snapshot).toOpaque()), ordering: .releasing)
     }
 
     /// The layout of `object`'s class, reflected from `object` the first time.
@@ -136,10 +119,14 @@ final class ClassLayout: @unchecked Sendable {
         for storage: ReferenceWritableKeyPath<Object, Wrapper>, wrapped: AnyKeyPath, of object: Object
     ) -> Int {
         let key = ObjectIdentifier(storage)
+        // Known, and nobody listening: no lock.
+        if !object.reportsSlotLookups, let slot = learned?.slot(for: key) { return slot }
         let known: Int? = lock.withLock {
             guard let slot = slotByKeyPath[key] else { return nil }
-            if keyPathLearners > 0 { slotByWrappedKeyPath[wrapped] = slot }
-            if !tracedSlots.isEmpty { tracedSlots[ObjectIdentifier(object)]?.append(slot) }
+            if object.reportsSlotLookups {
+                slotByWrappedKeyPath[wrapped] = slot
+                if !tracedSlots.isEmpty { tracedSlots[ObjectIdentifier(object)]?.append(slot) }
+            }
             return slot
         }
         if let known { return known }
@@ -150,10 +137,13 @@ final class ClassLayout: @unchecked Sendable {
         guard let slot = reflected.firstIndex(where: { $0.wrapper.mark == ClassLayout.searchMark }) else {
             preconditionFailure("ObjectGraph: a property wrapper of \(Object.self) could not be found by reflection")
         }
+        let access = (Wrapper.self as? any ReflectedWrapper.Type)?.access(through: storage)
         lock.withLock {
             slotByKeyPath[key] = slot
             slotByWrappedKeyPath[wrapped] = slot
+            if accessBySlot.indices.contains(slot), accessBySlot[slot] == nil { accessBySlot[slot] = access }
             if !tracedSlots.isEmpty { tracedSlots[ObjectIdentifier(object)]?.append(slot) }
+            publishLocked()
         }
         return slot
     }
@@ -172,35 +162,19 @@ final class ClassLayout: @unchecked Sendable {
     func slotsRead<Result>(from object: ManagedObject, _ body: () -> Result) -> (result: Result, slots: [Int]) {
         let key = ObjectIdentifier(object)
         lock.withLock { tracedSlots[key] = [] }
+        object.reportsSlotLookups = true
         let result = withExtendedLifetime(object) { body() }
+        object.reportsSlotLookups = false
         let slots = lock.withLock { tracedSlots.removeValue(forKey: key) ?? [] }
         return (result, slots)
     }
 
-    /// Fills every wrapper's slot cache in `object`, so that no property's first use in it has
-    /// to ask the layout (when the wrappers' places are known).
-    func fillSlotCaches(of object: ManagedObject) {
-        writeSlotCaches(of: object) { $0 }
-    }
-
-    /// Runs `body` on `object` with its wrappers' slot caches cleared, so that each wrapper
-    /// `body` uses tells the layout its own key path (for ``slot(forWrapped:)``).
+    /// Runs `body` on `object` with each wrapper it uses telling the layout its own key path
+    /// (for ``slot(forWrapped:)``), even where it has cached its slot.
     func learnKeyPaths(from object: ManagedObject, _ body: () -> Void) {
-        lock.withLock { keyPathLearners += 1 }
-        writeSlotCaches(of: object) { _ in -1 }
+        object.reportsSlotLookups = true
         body()
-        lock.withLock { keyPathLearners -= 1 }
-        fillSlotCaches(of: object)
-    }
-
-    private func writeSlotCaches(of object: ManagedObject, _ value: (Int) -> Int) {
-        guard let slotCacheOffsets else { return }
-        withExtendedLifetime(object) {
-            let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            for (slot, offset) in slotCacheOffsets.enumerated() {
-                (base + offset).storeBytes(of: value(slot), as: Int.self)
-            }
-        }
+        object.reportsSlotLookups = false
     }
 
     /// The reader of the attribute at `slot`, whose type is `Value`.
@@ -221,26 +195,18 @@ final class ClassLayout: @unchecked Sendable {
     /// The stored form of every property's current wrapper value in `object` (used when an
     /// object that was made with its initialiser enters a context).
     func initialSlots(of object: ManagedObject) -> [PropertyValue] {
-        var slots: [PropertyValue] = []
-        slots.reserveCapacity(properties.count)
-        let direct = withExtendedLifetime(object) {
-            withWrapperPointers(of: object) { _, pointer, type in slots.append(type.initialPropertyValue(at: pointer)) }
+        if let accesses = learned?.completeAccess {
+            return accesses.map { $0.initialValue(object) }
         }
-        return direct ? slots : ClassLayout.reflect(object).map { $0.wrapper.initialPropertyValue }
+        return ClassLayout.reflect(object).map { $0.wrapper.initialPropertyValue }
     }
-
 
     /// Why the values of `object` at `slots` break their wrappers' rules, slot by slot.
     func validationFailures(of object: ManagedObject, slots: [Int]) -> [(slot: Int, reason: String)] {
-        var failures: [(slot: Int, reason: String)] = []
-        let wanted = Set(slots)
-        let direct = withExtendedLifetime(object) {
-            withWrapperPointers(of: object) { slot, pointer, type in
-                guard wanted.contains(slot), let reason = type.validationFailure(at: pointer, of: object, slot: slot) else { return }
-                failures.append((slot, reason))
-            }
+        if let accesses = learned?.completeAccess {
+            return slots.sorted().compactMap { slot in accesses[slot].validationFailure(object, slot).map { (slot, $0) } }
         }
-        guard !direct else { return failures }
+        let wanted = Set(slots)
         return ClassLayout.reflect(object).enumerated().compactMap { slot, entry in
             guard wanted.contains(slot), let reason = entry.wrapper.validationFailure(of: object, slot: slot) else { return nil }
             return (slot, reason)
@@ -249,17 +215,44 @@ final class ClassLayout: @unchecked Sendable {
 
     /// Pending relationship targets set on `object` before it entered a context.
     func pendingRelationships(of object: ManagedObject) -> [(slot: Int, targets: [ManagedObject])] {
-        var pending: [(slot: Int, targets: [ManagedObject])] = []
-        guard hasRelationships else { return pending }
-        let direct = withExtendedLifetime(object) {
-            withWrapperPointers(of: object) { slot, pointer, type in
-                if let targets = type.pendingTargets(at: pointer) { pending.append((slot, targets)) }
-            }
+        guard hasRelationships else { return [] }
+        if let accesses = learned?.completeAccess {
+            return accesses.indices.compactMap { slot in accesses[slot].pendingTargets(object).map { (slot, $0) } }
         }
-        guard !direct else { return pending }
         return ClassLayout.reflect(object).enumerated().compactMap { index, entry in
             entry.wrapper.pendingTargets.map { (index, $0) }
         }
+    }
+}
+
+/// How to read one property's wrapper in an object of its class, through the wrapper's storage
+/// key path: made when the wrapper first looks its slot up.
+struct WrapperAccess {
+    let initialValue: (ManagedObject) -> PropertyValue
+    let pendingTargets: (ManagedObject) -> [ManagedObject]?
+    let validationFailure: (ManagedObject, Int) -> String?
+}
+
+/// What a layout has learned of its wrappers, published whole so that it is read without a
+/// lock: the slot of each storage key path seen, and how to read each wrapper.
+final class LearnedSlots: @unchecked Sendable {  // immutable; key paths and closures over them are immutable but not marked Sendable
+    private let keys: [ObjectIdentifier]
+    private let slots: [Int]
+    /// Every wrapper's access in slot order, when all are known.
+    let completeAccess: [WrapperAccess]?
+
+    init(slotByKeyPath: [ObjectIdentifier: Int], accessBySlot: [WrapperAccess?]) {
+        keys = Array(slotByKeyPath.keys)
+        slots = keys.map { slotByKeyPath[$0]! }
+        let known = accessBySlot.compactMap { $0 }
+        completeAccess = known.count == accessBySlot.count ? known : nil
+    }
+
+    /// The slot of the wrapper whose storage key path is `key`; a short scan (a class has few
+    /// properties).
+    func slot(for key: ObjectIdentifier) -> Int? {
+        for index in keys.indices where keys[index] == key { return slots[index] }
+        return nil
     }
 }
 
@@ -297,23 +290,16 @@ protocol ReflectedWrapper: SendableMetatype {
     /// Why the value at `slot` of `object` (whose wrapper this is) breaks the wrapper's rule, or
     /// `nil` if it follows it or there is none.
     func validationFailure(of object: ManagedObject, slot: Int) -> String?
-    /// Where the wrapper keeps its slot cache (an `Int`) inside itself, if known.
-    static var cachedSlotOffset: Int? { get }
 }
 
 extension ReflectedWrapper {
-    /// The stored form of the wrapper's value at `pointer` (a wrapper's storage in an object).
-    static func initialPropertyValue(at pointer: UnsafeRawPointer) -> PropertyValue {
-        pointer.assumingMemoryBound(to: Self.self).pointee.initialPropertyValue
-    }
-
-    /// The pending targets of the wrapper at `pointer`.
-    static func pendingTargets(at pointer: UnsafeRawPointer) -> [ManagedObject]? {
-        pointer.assumingMemoryBound(to: Self.self).pointee.pendingTargets
-    }
-
-    /// ``validationFailure(of:slot:)`` of the wrapper at `pointer`.
-    static func validationFailure(at pointer: UnsafeRawPointer, of object: ManagedObject, slot: Int) -> String? {
-        pointer.assumingMemoryBound(to: Self.self).pointee.validationFailure(of: object, slot: slot)
+    /// How to read this wrapper in objects through `storage`, its storage key path.
+    static func access<Object: ManagedObject, Wrapper>(through storage: ReferenceWritableKeyPath<Object, Wrapper>) -> WrapperAccess? {
+        guard let path = storage as? ReferenceWritableKeyPath<Object, Self> else { return nil }
+        // The layout's objects are of its class, which is `Object` or a subclass of it.
+        return WrapperAccess(
+            initialValue: { object in unsafeDowncast(object, to: Object.self)[keyPath: path].initialPropertyValue },
+            pendingTargets: { object in unsafeDowncast(object, to: Object.self)[keyPath: path].pendingTargets },
+            validationFailure: { object, slot in unsafeDowncast(object, to: Object.self)[keyPath: path].validationFailure(of: object, slot: slot) })
     }
 }

@@ -40,6 +40,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) internal var previousValues = SlotValues()
     /// Set by the context from the entity when the object enters it, found by reflection else.
     @usableFromInline @exclusivity(unchecked) internal var cachedLayout: ClassLayout?
+    /// While set, each wrapper used asks the layout for its slot even where it has cached it,
+    /// so that the layout learns which property a key path reads (see
+    /// ``ClassLayout/learnKeyPaths(from:_:)``).
+    @usableFromInline @exclusivity(unchecked) internal var reportsSlotLookups = false
 
     enum Lifecycle {
         case unmanaged, inserted, persisted, deleted, invalidated

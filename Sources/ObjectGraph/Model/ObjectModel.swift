@@ -32,6 +32,9 @@ public final class ObjectModel: Sendable {
     /// files still carry it, so that the first release keeps opening a file whose model did not
     /// change. Stores now compare the schema a file describes, property by property, by name.
     public let fingerprint: String
+    /// The schema a new file gets for this model, worked out on first use (see
+    /// ``StoreMigrator``: a file laid out exactly so opens without planning a migration).
+    let newFileSchema = NewFileSchema()
 
     /// Describes `entities` and checks them.
     ///

@@ -92,7 +92,6 @@ extension Relationship: CachedSlot, ReflectedWrapper {
     }
     var initialPropertyValue: PropertyValue { Value.isToMany ? PropertyValue.toMany([], isOrdered: Value.isOrdered) : .null }
     var pendingTargets: [ManagedObject]? { pendingValue?.relationshipTargets }
-    static var cachedSlotOffset: Int? { MemoryLayout<Self>.offset(of: \Self.cachedSlot) }
     var isValidated: Bool { false }
     var valueInfo: AttributeValueInfo? { nil }
     func validationFailure(of object: ManagedObject, slot: Int) -> String? { nil }

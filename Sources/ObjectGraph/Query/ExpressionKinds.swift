@@ -7,31 +7,84 @@ import Streams
 /// call, which costs more than translating the node; every fetch translates its predicate, so
 /// the answer is remembered by type and the node is then opened as its concrete type.
 enum ExpressionKinds {
-    private struct Kind {
+    struct Kind {
         let translatable: (any TranslatableExpression.Type)?
         let conjunction: (any ConjunctionExpression.Type)?
+        let evaluable: (any EvaluableExpression.Type)?
+        /// Whether nodes of this type hold a variable anywhere inside (unknown nodes are
+        /// assumed to): one that holds none reads nothing of the object. The type of a node
+        /// fixes the types of all the nodes inside it, so the first one seen answers for all.
+        let holdsVariable: Bool
+        /// Whether a node inside binds a variable (`flatMap`, `contains(where:)`): then
+        /// whether the node reads the object depends on which variables it reads.
+        let holdsBinder: Bool
+        /// A node with no nodes inside (a variable, a captured value, `nil`).
+        let isLeaf: Bool
     }
 
     // `lock` protects `kinds`.
     private static let lock = Lock()
     nonisolated(unsafe) private static var kinds: [ObjectIdentifier: Kind] = [:]
 
-    private static func kind(of type: Any.Type) -> Kind {
-        let key = ObjectIdentifier(type)
+    /// What is known of `expression`'s type.
+    static func kind(of expression: any PredicateExpression) -> Kind {
+        let key = ObjectIdentifier(type(of: expression))
         if let known = lock.withLock({ kinds[key] }) { return known }
-        let kind = Kind(translatable: type as? any TranslatableExpression.Type, conjunction: type as? any ConjunctionExpression.Type)
+        let type = type(of: expression)
+        let translatable = type as? any TranslatableExpression.Type
+        var holdsVariable = translatable == nil || expression is any VariableReference
+        var holdsBinder = false
+        var isLeaf = false
+        if let known = expression as? any TranslatableExpression {
+            holdsBinder = known.boundVariable != nil
+            isLeaf = known.subexpressions.isEmpty
+            for child in known.subexpressions {
+                let inner = kind(of: child)
+                holdsVariable = holdsVariable || inner.holdsVariable
+                holdsBinder = holdsBinder || inner.holdsBinder
+            }
+        }
+        let kind = Kind(
+            translatable: translatable, conjunction: type as? any ConjunctionExpression.Type,
+            evaluable: type as? any EvaluableExpression.Type, holdsVariable: holdsVariable, holdsBinder: holdsBinder, isLeaf: isLeaf)
         lock.withLock { kinds[key] = kind }
         return kind
     }
 
+    /// Whether `expression` reads nothing of the object it filters: no variable, or only ones
+    /// it binds itself (`captured?.count` binds the unwrapped value).
+    static func readsNoVariable(_ expression: any PredicateExpression, kind: Kind) -> Bool {
+        guard kind.holdsVariable else { return true }
+        guard kind.holdsBinder else { return false }
+        return freeVariables(of: expression)?.isEmpty == true
+    }
+
+    /// The variables `expression` reads that it does not bind; `nil` when a node is unknown.
+    private static func freeVariables(of expression: any PredicateExpression) -> Set<PredicateExpressions.VariableID>? {
+        if let variable = expression as? any VariableReference { return [variable.variableKey] }
+        guard let known = expression as? any TranslatableExpression else { return nil }
+        var free: Set<PredicateExpressions.VariableID> = []
+        for child in known.subexpressions {
+            guard let inner = freeVariables(of: child) else { return nil }
+            free.formUnion(inner)
+        }
+        if let bound = known.boundVariable { free.remove(bound) }
+        return free
+    }
+
     /// `expression`'s translation, or `nil` when its type has none.
     static func translatable(_ expression: any PredicateExpression) -> (any TranslatableExpression.Type)? {
-        kind(of: type(of: expression)).translatable
+        kind(of: expression).translatable
+    }
+
+    /// How `expression` compiles for evaluation in memory, or `nil` when Foundation evaluates it.
+    static func evaluable(_ expression: any PredicateExpression) -> (any EvaluableExpression.Type)? {
+        kind(of: expression).evaluable
     }
 
     /// The two sides of `expression` if it is a conjunction.
     static func conjuncts(of expression: any PredicateExpression<Bool>) -> (left: any PredicateExpression<Bool>, right: any PredicateExpression<Bool>)? {
-        kind(of: type(of: expression)).conjunction?.conjuncts(of: expression)
+        kind(of: expression).conjunction?.conjuncts(of: expression)
     }
 }
 

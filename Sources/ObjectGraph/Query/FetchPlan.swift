@@ -30,7 +30,7 @@ struct FetchPlan<T: ManagedObject> {
     /// Whether limit and offset can be applied by SQL (the result then needs no predicate or
     /// sort in memory, apart from the objects memory answers for).
     var windowRunsInSQL: Bool {
-        engine != nil && predicate.isExact && sortKeys != nil && (request.fetchLimit != nil || request.fetchOffset > 0)
+        engine != nil && predicate.isExact && !predicate.mayRaise && sortKeys != nil && (request.fetchLimit != nil || request.fetchOffset > 0)
     }
 
     /// The query for the store, without a window: the translated predicate, minus the rows

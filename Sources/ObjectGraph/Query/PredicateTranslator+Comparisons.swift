@@ -1,7 +1,6 @@
 import Foundation
 
-// Comparisons, membership and ranges, string tests, type checks, and the operations on
-// captured numbers that are worked out before the query.
+// Comparisons, membership and ranges, string tests, type checks, and arithmetic.
 extension PredicateTranslator {
     /// The longest captured list written with a placeholder per value (SQLite allows 32,766
     /// placeholders a statement).
@@ -98,46 +97,37 @@ extension PredicateTranslator {
         return .condition(.string(test, base, argument))
     }
 
-    /// `-value` of a captured number, worked out now; nothing else is negated in SQL.
-    func negate(_ term: QueryTerm) throws(Untranslatable) -> QueryTerm {
-        switch term {
-        case .value(.constant(.integer(let int), .integer)):
-            let (negated, overflow) = Int64(0).subtractingReportingOverflow(int)
-            guard !overflow else { throw Untranslatable(reason: "negation of a number that overflows") }
-            return .value(.constant(.integer(negated), .integer))
-        case .value(.constant(.double(let double), .double)):
-            return .value(.constant(.double(-double), .double))
-        case .value(.constant(.string(let text), .decimal)):
-            // Exact: a Decimal's negation never overflows.
-            guard let decimal = DecimalText.decode(text) else { throw Untranslatable(reason: "a Decimal constant that does not decode") }
-            return .value(.constant(.string(DecimalText.encode(-decimal)), .decimal))
-        default:
-            throw Untranslatable(reason: "negation of a number, which traps on overflow in Swift")
-        }
+    /// `-value` in Swift's type `Output`. (A negated captured number never gets here: it reads
+    /// nothing of the object and was worked out before.)
+    func negate<Output>(_ term: QueryTerm, as type: Output.Type) throws(Untranslatable) -> QueryTerm {
+        let value = try value(of: term)
+        let number = try Self.number(of: type, for: value)
+        return .value(.negation(number, value))
     }
 
-    /// `lhs op rhs` on captured numbers, worked out now (as Swift does, trapping aside); sums
-    /// that involve a stored value stay in memory, where overflow traps as it would.
-    func arithmetic(_ lhs: QueryTerm, _ rhs: QueryTerm, _ op: PredicateExpressions.ArithmeticOperator) throws(Untranslatable) -> QueryTerm {
-        switch (lhs, rhs) {
-        case let (.value(.constant(.integer(a), .integer)), .value(.constant(.integer(b), .integer))):
-            let (result, overflow) = switch op {
-            case .add: a.addingReportingOverflow(b)
-            case .subtract: a.subtractingReportingOverflow(b)
-            case .multiply: a.multipliedReportingOverflow(by: b)
-            }
-            guard !overflow else { throw Untranslatable(reason: "arithmetic that overflows") }
-            return .value(.constant(.integer(result), .integer))
-        case let (.value(.constant(.double(a), .double)), .value(.constant(.double(b), .double))):
-            let result = switch op {
-            case .add: a + b
-            case .subtract: a - b
-            case .multiply: a * b
-            }
-            return .value(.constant(.double(result), .double))
-        default:
-            throw Untranslatable(reason: "arithmetic on stored values, which traps on overflow in Swift")
-        }
+    /// `lhs op rhs` in Swift's type `Output`: integers (whose traps SQL raises) and `Double`.
+    func arithmetic<Output>(_ lhs: QueryTerm, _ op: ArithmeticOperation, _ rhs: QueryTerm, as type: Output.Type) throws(Untranslatable) -> QueryTerm {
+        let left = try value(of: lhs)
+        let right = try value(of: rhs)
+        guard left.type == right.type else { throw Untranslatable(reason: "arithmetic on values of different stored types") }
+        let number = try Self.number(of: type, for: left)
+        return .value(.arithmetic(op, number, left, right))
+    }
+
+    /// The type arithmetic in `Output` runs in, if SQL can give its results exactly.
+    private static func number<Output>(of type: Output.Type, for value: QueryValue) throws(Untranslatable) -> QueryNumber {
+        if let kind = IntegerKind(type), value.type == .integer { return .integer(kind) }
+        if type == Double.self, value.type == .double { return .double }
+        throw Untranslatable(reason: "arithmetic in \(type), which SQL does not compute as Swift does")
+    }
+
+    /// A range `lower...upper` (or `..<`): bounds must be worked out before the query (a range
+    /// with a bound read from the object would trap in Swift where it is reversed).
+    func range(lower: QueryTerm, upper: QueryTerm, closed: Bool) throws(Untranslatable) -> QueryTerm {
+        let low = try value(of: lower)
+        let high = try value(of: upper)
+        guard low.isConstant, high.isConstant else { throw Untranslatable(reason: "a range with a bound read from the object") }
+        return .range(lower: low, upper: high, closed: closed)
     }
 
     /// A type check on a model object.

@@ -114,6 +114,7 @@ extension PredicateExpressions.OptionalFlatMap: TranslatableExpression {
         try translator.flatMap(translator.term(wrapped), variable: variable.key, transform: transform)
     }
     var subexpressions: [any PredicateExpression] { [wrapped, transform] }
+    var boundVariable: PredicateExpressions.VariableID? { variable.key }
 }
 
 extension PredicateExpressions.ForcedUnwrap: TranslatableExpression {
@@ -139,6 +140,7 @@ extension PredicateExpressions.SequenceContainsWhere: TranslatableExpression {
         return try .condition(translator.anyTarget(toMany, variable: variable.key, test: test))
     }
     var subexpressions: [any PredicateExpression] { [sequence, test] }
+    var boundVariable: PredicateExpressions.VariableID? { variable.key }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: TranslatableExpression {
@@ -150,6 +152,7 @@ extension PredicateExpressions.SequenceAllSatisfy: TranslatableExpression {
         return try .condition(.not(translator.anyTarget(toMany, variable: variable.key, test: PredicateExpressions.Negation(test))))
     }
     var subexpressions: [any PredicateExpression] { [sequence, test] }
+    var boundVariable: PredicateExpressions.VariableID? { variable.key }
 }
 
 extension PredicateExpressions.CollectionContainsCollection: TranslatableExpression {
@@ -175,15 +178,18 @@ extension PredicateExpressions.RangeExpressionContains: TranslatableExpression {
 
 extension PredicateExpressions.ClosedRange: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        try .range(lower: translator.value(of: translator.term(lower)), upper: translator.value(of: translator.term(upper)), closed: true)
+        try translator.range(lower: translator.term(lower), upper: translator.term(upper), closed: true)
     }
+    // A range whose bounds are reversed traps in Swift.
+    var throwsItself: Bool { true }
     var subexpressions: [any PredicateExpression] { [lower, upper] }
 }
 
 extension PredicateExpressions.Range: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        try .range(lower: translator.value(of: translator.term(lower)), upper: translator.value(of: translator.term(upper)), closed: false)
+        try translator.range(lower: translator.term(lower), upper: translator.term(upper), closed: false)
     }
+    var throwsItself: Bool { true }
     var subexpressions: [any PredicateExpression] { [lower, upper] }
 }
 
@@ -212,21 +218,47 @@ extension PredicateExpressions.TypeCheck: TranslatableExpression {
 
 extension PredicateExpressions.Arithmetic: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        try translator.arithmetic(translator.term(lhs), translator.term(rhs), op)
+        try translator.arithmetic(translator.term(lhs), op.operation, translator.term(rhs), as: Output.self)
+    }
+    // An integer overflow traps in Swift.
+    var throwsItself: Bool { Output.self is any FixedWidthInteger.Type }
+    var subexpressions: [any PredicateExpression] { [lhs, rhs] }
+}
+
+extension PredicateExpressions.IntDivision: TranslatableExpression {
+    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
+        try translator.arithmetic(translator.term(lhs), .divide, translator.term(rhs), as: Output.self)
+    }
+    var throwsItself: Bool { true }
+    var subexpressions: [any PredicateExpression] { [lhs, rhs] }
+}
+
+extension PredicateExpressions.IntRemainder: TranslatableExpression {
+    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
+        try translator.arithmetic(translator.term(lhs), .remainder, translator.term(rhs), as: Output.self)
+    }
+    var throwsItself: Bool { true }
+    var subexpressions: [any PredicateExpression] { [lhs, rhs] }
+}
+
+extension PredicateExpressions.FloatDivision: TranslatableExpression {
+    func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
+        try translator.arithmetic(translator.term(lhs), .divide, translator.term(rhs), as: Output.self)
     }
     var subexpressions: [any PredicateExpression] { [lhs, rhs] }
 }
 
 extension PredicateExpressions.UnaryMinus: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
-        try translator.negate(translator.term(wrapped))
+        try translator.negate(translator.term(wrapped), as: Output.self)
     }
+    var throwsItself: Bool { Output.self is any FixedWidthInteger.Type }
     var subexpressions: [any PredicateExpression] { [wrapped] }
 }
 
-// Nodes that are never translated (SQL would not give Swift's answer: division, casts,
-// regular expressions) but are known not to throw by themselves, so that the conjuncts after
-// them may still narrow.
+// Nodes that are never translated (SQL would not give Swift's answer: casts, regular
+// expressions) but are known not to throw by themselves, so that the conjuncts after them may
+// still narrow.
 
 /// A node left to memory, with the reason.
 protocol UntranslatedExpression: TranslatableExpression {
@@ -237,11 +269,6 @@ extension UntranslatedExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
         throw Untranslatable(reason: untranslatedReason)
     }
-}
-
-extension PredicateExpressions.FloatDivision: UntranslatedExpression {
-    var untranslatedReason: String { "division, whose infinities and NaNs SQLite does not keep" }
-    var subexpressions: [any PredicateExpression] { [lhs, rhs] }
 }
 
 extension PredicateExpressions.ConditionalCast: UntranslatedExpression {
@@ -267,6 +294,7 @@ extension PredicateExpressions.SequenceMinimum: UntranslatedExpression {
 extension PredicateExpressions.Filter: UntranslatedExpression {
     var untranslatedReason: String { "filter" }
     var subexpressions: [any PredicateExpression] { [sequence, filter] }
+    var boundVariable: PredicateExpressions.VariableID? { variable.key }
 }
 
 extension PredicateExpressions.DictionaryKeySubscript: UntranslatedExpression {

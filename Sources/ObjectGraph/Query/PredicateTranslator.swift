@@ -3,11 +3,21 @@ import Foundation
 /// Translates `#Predicate` expressions into ``QueryCondition``s that SQLite answers exactly as
 /// Swift does. A pure function of the predicate, the model and the key-path resolver.
 ///
+/// Any part that reads nothing of the object (captured values, arithmetic and comparisons on
+/// them, `captured?.count`, a captured `Date`) is worked out once, before the query, and bound
+/// as a parameter, so that `$0.rank < limit / 10` is `r."rank" < ?1` and uses an index.
+///
 /// The predicate's top-level conjuncts are translated one by one; what cannot be translated is
 /// left to memory, and the translated conjuncts still narrow the rows, as long as no conjunct
 /// before them may throw (a row the memory path would fail on must not be filtered away by a
 /// later conjunct). A forced unwrap (`$0.bucket!.name == "x"`) is translated with its failure
 /// case kept: the rows where it would throw stay in the narrowed set, and memory decides them.
+///
+/// Arithmetic on stored values runs in SQL with Swift's meaning, raising where Swift traps (an
+/// integer overflow, a division by zero). A conjunct that may raise, and every conjunct after
+/// it, is evaluated in order, behind the conjuncts before it (``QueryCondition/ordered(_:)``),
+/// so that SQL raises on exactly the rows where Swift would trap; after a conjunct left to
+/// memory, one that may raise stays in memory too.
 struct PredicateTranslator {
     let model: ObjectModel
     let resolver: any QueryKeyPathResolver
@@ -40,16 +50,28 @@ struct PredicateTranslator {
         Self.flattenConjunction(predicate.expression, into: &conjuncts)
 
         var narrowing: [QueryCondition] = []
+        // From the first conjunct that may raise on: evaluated in order.
+        var ordered: [QueryCondition] = []
         var earlierFailures: [QueryCondition] = []
         var inMemory: [InMemoryPart] = []
         var isExact = true
         for (index, conjunct) in conjuncts.enumerated() {
             unwrapFailures = []
-            do {
-                let condition = try self.condition(conjunct)
+            do throws(Untranslatable) {
+                var condition = try self.condition(conjunct)
+                if condition.mayRaise, !inMemory.isEmpty {
+                    // SQL cannot evaluate it only where the conjuncts in memory before it hold.
+                    throw Untranslatable(reason: "it may trap (an overflow, a division by zero) and comes after a part evaluated in memory")
+                }
                 // Rows where an earlier or this conjunct's unwrap fails must stay.
                 let failures = earlierFailures + unwrapFailures
-                narrowing.append(failures.isEmpty ? condition : .or(failures + [condition]))
+                if !failures.isEmpty { condition = .or(failures + [condition]) }
+                if case .constant(true) = condition { continue }  // a captured test that holds
+                if condition.mayRaise || !ordered.isEmpty {
+                    ordered.append(condition)
+                } else {
+                    narrowing.append(condition)
+                }
                 if !unwrapFailures.isEmpty {
                     isExact = false
                     inMemory.append(InMemoryPart(expression: conjunct, reason: "its forced unwraps are checked in memory"))
@@ -66,6 +88,11 @@ struct PredicateTranslator {
                 break
             }
         }
+        if !ordered.isEmpty {
+            // The conjuncts before stay on their own, for indexes; they guard the ordered part
+            // again, as SQLite may test the parts of a `WHERE` in any order.
+            narrowing.append(.ordered(narrowing + ordered))
+        }
         let condition: QueryCondition? = switch narrowing.count {
         case 0: nil
         case 1: narrowing[0]
@@ -73,7 +100,7 @@ struct PredicateTranslator {
         }
         return TranslatedPredicate(
             condition: condition, isExact: isExact, relationshipPaths: relationshipPaths,
-            unknownKeyPaths: unknownKeyPaths, inMemoryParts: inMemory)
+            unknownKeyPaths: unknownKeyPaths, inMemoryParts: inMemory, mayRaise: condition?.mayRaise ?? false)
     }
 
     /// The conjuncts of `expression` in evaluation order.
@@ -105,12 +132,29 @@ struct PredicateTranslator {
 
     // MARK: Terms
 
-    /// Translates any expression.
+    /// Translates any expression; one that reads nothing of the object is worked out now.
     mutating func term(_ expression: any PredicateExpression) throws(Untranslatable) -> QueryTerm {
-        guard let translatable = ExpressionKinds.translatable(expression) else {
+        let kind = ExpressionKinds.kind(of: expression)
+        if !kind.isLeaf, ExpressionKinds.readsNoVariable(expression, kind: kind) {
+            return try Self.constant(expression)
+        }
+        guard let translatable = kind.translatable else {
             throw Untranslatable(reason: "\(type(of: expression)) has no SQL form")
         }
         return try translatable.translate(expression, with: &self)
+    }
+
+    /// The value of `expression`, which reads nothing of the object, worked out once (with
+    /// Swift's traps thrown) and bound as a parameter.
+    static func constant<E: PredicateExpression>(_ expression: E) throws(Untranslatable) -> QueryTerm {
+        let value: E.Output
+        do {
+            value = try ConstantEvaluation.value(of: expression)
+        } catch {
+            throw Untranslatable(reason: "a part that reads no property throws: \(error)")
+        }
+        if let bool = value as? Bool, E.Output.self == Bool.self { return .condition(.constant(bool)) }
+        return try QueryConstant.term(for: value, of: E.Output.self)
     }
 
     /// Translates an expression whose value is a `Bool`.
@@ -133,6 +177,7 @@ struct PredicateTranslator {
     func value(of term: QueryTerm) throws(Untranslatable) -> QueryValue {
         switch term {
         case .value(let value): return value
+        case .condition(.constant(let bool)): return .constant(.bool(bool), .bool)
         case .condition(let condition): return .condition(condition)
         default: throw Untranslatable(reason: "not a stored value")
         }

@@ -81,6 +81,11 @@ indirect enum QueryValue: Sendable {
     case count(QueryToMany)
     /// `test ? whenTrue : whenFalse`.
     case choice(QueryCondition, QueryValue, QueryValue)
+    /// `lhs op rhs` with Swift's meaning in `number`'s type: an integer result outside the
+    /// type's range or a division by zero raises a ``PredicateTrap`` where Swift traps.
+    case arithmetic(ArithmeticOperation, QueryNumber, QueryValue, QueryValue)
+    /// `-value`, raising where Swift traps (`-Int.min`).
+    case negation(QueryNumber, QueryValue)
 
     /// The value's stored type.
     var type: QueryType {
@@ -91,6 +96,22 @@ indirect enum QueryValue: Sendable {
         case .coalesce(let value, _), .unlessNil(_, let value), .unwrapped(let value), .choice(_, let value, _): value.type
         case .condition: .bool
         case .count: .integer
+        case .arithmetic(_, let number, _, _), .negation(let number, _): number.type
+        }
+    }
+
+    /// Whether evaluating the value may raise a ``PredicateTrap`` (where Swift traps).
+    var mayRaise: Bool {
+        switch self {
+        case .property, .key, .constant, .count: false
+        case let .coalesce(a, b): a.mayRaise || b.mayRaise
+        case let .unlessNil(test, value): test.mayRaise || value.mayRaise
+        case .unwrapped(let inner): inner.mayRaise
+        case .condition(let condition): condition.mayRaise
+        case let .choice(test, a, b): test.mayRaise || a.mayRaise || b.mayRaise
+        case let .arithmetic(op, number, lhs, rhs):
+            lhs.mayRaise || rhs.mayRaise || number.mayRaise(op, divisor: rhs)
+        case let .negation(number, value): value.mayRaise || number != .double
         }
     }
 
@@ -99,7 +120,7 @@ indirect enum QueryValue: Sendable {
     var ordersAsStored: Bool {
         switch self {
         case .property(_, let property, _): property.valueInfo?.ordersByStoredValue ?? true
-        case .key, .constant, .condition, .count: true
+        case .key, .constant, .condition, .count, .arithmetic, .negation: true
         case .coalesce(let first, let second), .choice(_, let first, let second): first.ordersAsStored && second.ordersAsStored
         case .unlessNil(_, let inner), .unwrapped(let inner): inner.ordersAsStored
         }
@@ -119,9 +140,27 @@ indirect enum QueryValue: Sendable {
         case .constant(let value, _): value == .null
         case .coalesce(_, let fallback): fallback.isOptional
         case .unlessNil: true
-        case .unwrapped, .condition, .count: false
+        case .unwrapped, .condition, .count, .arithmetic, .negation: false
         case .choice(_, let a, let b): a.isOptional || b.isOptional
         }
+    }
+}
+
+/// The type a translated computation runs in: an integer type (whose range SQL checks), or
+/// `Double`.
+enum QueryNumber: Equatable, Sendable {
+    case integer(IntegerKind)
+    case double
+
+    var type: QueryType { self == .double ? .double : .integer }
+
+    /// Whether `op` may trap in this type with this divisor: integer `+ - *` may overflow, `/`
+    /// and `%` trap on zero and on `min / -1`; `Double` never traps.
+    func mayRaise(_ op: ArithmeticOperation, divisor: QueryValue) -> Bool {
+        guard self != .double else { return false }
+        guard op == .divide || op == .remainder else { return true }
+        guard case .constant(.integer(let constant), _) = divisor else { return true }
+        return constant == 0 || constant == -1
     }
 }
 
@@ -171,6 +210,10 @@ indirect enum QueryCondition: Sendable {
     case constant(Bool)
     case and([QueryCondition])
     case or([QueryCondition])
+    /// Swift's `&&` over conjuncts of which some may raise: evaluated left to right, each only
+    /// where those before it hold, so that SQL raises exactly where Swift would trap. It guards
+    /// itself: it may stand beside other conditions in an `.and`, in any order.
+    case ordered([QueryCondition])
     case not(QueryCondition)
     /// `lhs op rhs` with Swift's meaning: `==` and `!=` treat nil as a value, the orderings
     /// see non-optional operands only (Swift allows no other).
@@ -189,6 +232,18 @@ indirect enum QueryCondition: Sendable {
     case entityIn(QueryRow, Set<String>)
     /// A string test on `base` and `argument`, non-optional both.
     case string(QueryStringTest, QueryValue, QueryValue)
+
+    /// Whether evaluating the condition may raise a ``PredicateTrap``.
+    var mayRaise: Bool {
+        switch self {
+        case .constant, .exists, .entityIn: false
+        case .and(let parts), .or(let parts), .ordered(let parts): parts.contains { $0.mayRaise }
+        case .not(let inner): inner.mayRaise
+        case let .compare(lhs, _, rhs), let .string(_, lhs, rhs): lhs.mayRaise || rhs.mayRaise
+        case .isNil(let value), .isTrue(let value), .isIn(let value, _): value.mayRaise
+        case let .anyTarget(_, _, test): test.mayRaise
+        }
+    }
 
     /// `lhs && rhs`, flattening nested conjunctions.
     static func && (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {

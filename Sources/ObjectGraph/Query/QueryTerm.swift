@@ -35,10 +35,13 @@ protocol TranslatableExpression {
     var throwsItself: Bool { get }
     /// The expressions this one evaluates.
     var subexpressions: [any PredicateExpression] { get }
+    /// The variable this node binds for its subexpressions (`flatMap`, `contains(where:)`).
+    var boundVariable: PredicateExpressions.VariableID? { get }
 }
 
 extension TranslatableExpression {
     var throwsItself: Bool { false }
+    var boundVariable: PredicateExpressions.VariableID? { nil }
 }
 
 /// A captured value, seen without its type.

@@ -15,12 +15,26 @@ public struct SQLLogEntry: Sendable, CustomStringConvertible {
     public let expandedSQL: String
     /// How long SQLite took to run it, from its first step to its reset.
     public let duration: Duration
+    /// For a fetch whose predicate SQL answers only in part, each conjunct evaluated in memory
+    /// on the rows this statement returns, with the reason (`"… : a regular expression"`);
+    /// empty when SQL answers the whole predicate.
+    public let evaluatedInMemory: [String]
 
-    /// `ObjectGraph SQL 0.041 ms: SELECT …`, with the bound values written in.
+    init(sql: String, expandedSQL: String, duration: Duration, evaluatedInMemory: [String] = []) {
+        self.sql = sql
+        self.expandedSQL = expandedSQL
+        self.duration = duration
+        self.evaluatedInMemory = evaluatedInMemory
+    }
+
+    /// `ObjectGraph SQL 0.041 ms: SELECT …`, with the bound values written in, then what the
+    /// fetch evaluates in memory, if anything:
+    /// `-- in memory: KeyPath(...) > 1: \Content.nameLength is not known as a stored property`.
     public var description: String {
         let (seconds, attoseconds) = duration.components
         let milliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-        return "ObjectGraph SQL \(String(format: "%.3f", milliseconds)) ms: \(expandedSQL)"
+        let inMemory = evaluatedInMemory.isEmpty ? "" : " -- in memory: " + evaluatedInMemory.joined(separator: "; ")
+        return "ObjectGraph SQL \(String(format: "%.3f", milliseconds)) ms: \(expandedSQL)\(inMemory)"
     }
 }
 

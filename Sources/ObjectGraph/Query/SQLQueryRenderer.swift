@@ -65,9 +65,17 @@ struct SQLQueryRenderer {
             return value ? "1" : "0"
         case .and(let parts):
             guard !parts.isEmpty else { return "1" }
+            // An `.ordered` part carries the guards it needs (the translator's top level).
+            if parts.count > 1, parts.contains(where: { if case .ordered = $0 { false } else { $0.mayRaise } }) {
+                return inOrder(parts, stoppingAt: false)
+            }
             return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " AND ") + ")"
+        case .ordered(let parts):
+            guard !parts.isEmpty else { return "1" }
+            return parts.count == 1 ? self.condition(parts[0]) : inOrder(parts, stoppingAt: false)
         case .or(let parts):
             guard !parts.isEmpty else { return "0" }
+            if parts.count > 1, condition.mayRaise { return inOrder(parts, stoppingAt: true) }
             return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " OR ") + ")"
         case .not(.isNil(let value)):
             return self.value(value) + " IS NOT NULL"
@@ -101,6 +109,17 @@ struct SQLQueryRenderer {
             }
             return "\(function)(\(value(base)), \(value(argument)))"
         }
+    }
+
+    /// `&&` (or `||`) of parts some of which may raise, evaluated as Swift does: left to right,
+    /// each only until one is `stop`. SQLite may evaluate the operands of `AND` and `OR` in any
+    /// order; the branches of a `CASE` it evaluates in order, and only as far as needed.
+    private mutating func inOrder(_ parts: [QueryCondition], stoppingAt stop: Bool) -> String {
+        var text = "(CASE"
+        for part in parts.dropLast() {
+            text += stop ? " WHEN \(condition(part)) THEN 1" : " WHEN NOT \(parenthesized(condition(part))) THEN 0"
+        }
+        return text + " ELSE \(parenthesized(condition(parts[parts.count - 1]))) END)"
     }
 
     private mutating func compare(_ lhs: QueryValue, _ op: QueryComparison, _ rhs: QueryValue) -> String {
@@ -248,6 +267,15 @@ struct SQLQueryRenderer {
             return "(SELECT count(*) \(from) WHERE \(filter))"
         case let .choice(test, whenTrue, whenFalse):
             return "CASE WHEN \(condition(test)) THEN \(self.value(whenTrue)) ELSE \(self.value(whenFalse)) END"
+        case let .arithmetic(op, number, lhs, rhs):
+            // A division by a constant that cannot trap is SQLite's own: it truncates toward
+            // zero, and `%` takes the dividend's sign, as Swift's do.
+            if case .integer = number, op == .divide || op == .remainder, !number.mayRaise(op, divisor: rhs) {
+                return "(\(self.value(lhs)) \(op.symbol) \(self.value(rhs)))"
+            }
+            return "\(SQLiteQueryFunctions.arithmeticFunction)(\(SQLiteQueryFunctions.code(of: op, number)), \(self.value(lhs)), \(self.value(rhs)))"
+        case let .negation(number, inner):
+            return "\(SQLiteQueryFunctions.arithmeticFunction)(\(SQLiteQueryFunctions.negationCode(number)), \(self.value(inner)), NULL)"
         }
     }
 

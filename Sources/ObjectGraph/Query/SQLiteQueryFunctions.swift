@@ -13,6 +13,10 @@ import Foundation
 /// - `og_contains(base, other)`, `og_starts_with(base, prefix)`: `#Predicate`'s own string tests.
 /// - `og_compare_double(op, a, b)`: two stored doubles or dates compared as Swift compares them,
 ///   whether stored as REAL or as the 8-byte blobs of NaN and -0.0.
+/// - `og_arith(code, a, b)`: integer or `Double` arithmetic as Swift computes it (``CheckedArithmetic``):
+///   an integer result outside the Swift type's range or a division by zero fails the
+///   statement with the ``PredicateTrap`` Swift would trap on; doubles come back in their
+///   stored form (NaN and -0.0 as blobs).
 enum SQLiteQueryFunctions {
     static let stringCollation = SQLiteCollation.name
     static let lexicalCollation = "og_lexical"
@@ -21,6 +25,28 @@ enum SQLiteQueryFunctions {
     static let containsFunction = "og_contains"
     static let startsWithFunction = "og_starts_with"
     static let compareDoubleFunction = "og_compare_double"
+    static let arithmeticFunction = "og_arith"
+
+    /// The code `og_arith` takes for `op` in `number`'s type: the operation times 16, plus the
+    /// integer kind (15 for `Double`).
+    static func code(of op: ArithmeticOperation, _ number: QueryNumber) -> Int {
+        op.rawValue * 16 + kindCode(number)
+    }
+
+    /// The code of a negation in `number`'s type (its second argument is NULL).
+    static func negationCode(_ number: QueryNumber) -> Int {
+        negationOperation * 16 + kindCode(number)
+    }
+
+    private static let negationOperation = 8
+    private static let doubleKind = 15
+
+    private static func kindCode(_ number: QueryNumber) -> Int {
+        switch number {
+        case .integer(let kind): kind.rawValue
+        case .double: doubleKind
+        }
+    }
 
     /// How an index declares a column so that the queries of ``SQLQueryRenderer`` can use it:
     /// strings with the `og_string` collation, other types as they are.
@@ -79,7 +105,57 @@ enum SQLiteQueryFunctions {
             guard let result = SQLiteQueryFunctions.compareDoubles(op: op, lhs, rhs) else { return sqlite3_result_null(context) }
             sqlite3_result_int(context, result ? 1 : 0)
         }, nil, nil, nil) == SQLITE_OK
+        // Not marked deterministic: a call with constant arguments must not be worked out once
+        // before the rows are read, where it could raise for a statement that reads no row.
+        ok = ok && sqlite3_create_function_v2(handle, arithmeticFunction, 3, SQLITE_UTF8, nil, { context, _, arguments in
+            guard let arguments else { return sqlite3_result_null(context) }
+            SQLiteQueryFunctions.arithmetic(context, code: Int(sqlite3_value_int(arguments[0])), arguments[1], arguments[2])
+        }, nil, nil, nil) == SQLITE_OK
         return ok
+    }
+
+    // MARK: Arithmetic
+
+    /// One `og_arith` call: NULL in, NULL out (an optional unwrapped only where present).
+    static func arithmetic(_ context: OpaquePointer?, code: Int, _ lhs: OpaquePointer?, _ rhs: OpaquePointer?) {
+        let operation = code / 16
+        let kindCode = code % 16
+        let negates = operation == negationOperation
+        guard sqlite3_value_type(lhs) != SQLITE_NULL, negates || sqlite3_value_type(rhs) != SQLITE_NULL else {
+            return sqlite3_result_null(context)
+        }
+        if kindCode == doubleKind {
+            guard let a = double(of: lhs) else { return sqlite3_result_null(context) }
+            let b = negates ? 0 : (double(of: rhs) ?? 0)
+            let result: Double = switch ArithmeticOperation(rawValue: operation) {
+            case .add?: a + b
+            case .subtract?: a - b
+            case .multiply?: a * b
+            case .divide?: a / b
+            case .remainder?, nil: negates ? -a : .nan
+            }
+            return resultDouble(context, result)
+        }
+        guard let kind = IntegerKind(rawValue: kindCode) else { return sqlite3_result_null(context) }
+        let a = sqlite3_value_int64(lhs)
+        do throws(PredicateTrap) {
+            if negates {
+                sqlite3_result_int64(context, try CheckedArithmetic.negate(a, kind: kind))
+            } else if let op = ArithmeticOperation(rawValue: operation) {
+                sqlite3_result_int64(context, try CheckedArithmetic.apply(op, a, sqlite3_value_int64(rhs), kind: kind))
+            } else {
+                sqlite3_result_null(context)
+            }
+        } catch {
+            sqlite3_result_error(context, PredicateTrap.sqlMarker + error.description, -1)
+        }
+    }
+
+    /// A double result in the form doubles are stored in (see ``SQLiteStatement/bind(_:at:)-(Double,_)``).
+    private static func resultDouble(_ context: OpaquePointer?, _ value: Double) {
+        guard value.isNaN || (value == 0 && value.sign == .minus) else { return sqlite3_result_double(context, value) }
+        var bits = value.bitPattern.bigEndian
+        withUnsafeBytes(of: &bits) { sqlite3_result_blob(context, $0.baseAddress, 8, csqlite_transient()) }
     }
 
     // MARK: Strings

@@ -14,6 +14,9 @@ struct StoreQuery: Sendable {
     var offset = 0
     /// Only the rows after this one in the order of ``sortKeys`` (which must be set).
     var after: QueryKeyset?
+    /// The parts of the fetch's predicate evaluated in memory on the rows, with the reasons,
+    /// for the SQL log; set only while the log is on.
+    var evaluatedInMemory: [String] = []
 
     init(entities: [EntityDescription], condition: QueryCondition? = nil, sortKeys: [QuerySortKey]? = nil, limit: Int? = nil, offset: Int = 0) {
         self.entities = entities
@@ -38,4 +41,7 @@ protocol StoreQueryEngine: AnyObject, Sendable {
     func sampleRow(of entity: EntityDescription) throws(ObjectGraphError) -> StoredRow?
     /// The statement `query` runs as, and SQLite's plan for it.
     func explain(_ query: StoreQuery) throws(ObjectGraphError) -> (sql: String, plan: [String])
+    /// Whether the store reports its statements (so that a fetch says what it evaluates in
+    /// memory beside them).
+    var isLogging: Bool { get }
 }

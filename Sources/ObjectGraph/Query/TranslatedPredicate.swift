@@ -34,6 +34,9 @@ struct TranslatedPredicate: @unchecked Sendable {  // only `unknownKeyPaths` hol
     var unknownKeyPaths: [UnknownKeyPath]
     /// The conjuncts left to memory, with the reason.
     var inMemoryParts: [InMemoryPart]
+    /// Whether ``condition`` may raise where Swift traps: then SQL must evaluate it on every
+    /// row the predicate would see in memory, so the window is not cut in SQL.
+    var mayRaise = false
 
     /// No predicate: every row.
     static let everything = TranslatedPredicate(condition: nil, isExact: true, relationshipPaths: [], unknownKeyPaths: [], inMemoryParts: [])

@@ -16,7 +16,12 @@ final class SQLiteConnection {
     private var queryStatements: [String: SQLiteStatement] = [:]
     private var queryStatementOrder: [String] = []
     /// Where statements are reported when the log is on.
-    private let log: SQLLog?
+    let log: SQLLog?
+    /// What the log says of the statements run now besides their SQL: the parts of a fetch's
+    /// predicate evaluated in memory (see ``SQLLogEntry/evaluatedInMemory``).
+    var logNote: [String] = []
+    /// Where damage met by any statement is recorded, shared by a store's connections.
+    let damage: StoreDamage?
     private var isTracing = false
 
     /// How many fetch statements stay prepared.
@@ -29,9 +34,10 @@ final class SQLiteConnection {
     /// Opens (or creates) the file; a read-only connection (for ``SQLiteReadPool``) never
     /// creates it. Nothing is read or written yet: SQLite reads the header on the first
     /// statement, so a damaged file is detected by the caller's first query.
-    init(path: String, readOnly: Bool = false, log: SQLLog? = nil) throws(ObjectGraphError) {
+    init(path: String, readOnly: Bool = false, log: SQLLog? = nil, damage: StoreDamage? = nil) throws(ObjectGraphError) {
         self.path = path
         self.log = log
+        self.damage = damage
         var opened: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -51,6 +57,12 @@ final class SQLiteConnection {
     private func prepareForUse() throws(ObjectGraphError) {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // Opening does not check the whole file: have SQLite check each b-tree page's cells as
+        // it first reads the page, so that damage is reported by the statement that meets it
+        // and a write never builds on a page it misread. A flag: nothing is read here.
+        if sqlite3_exec(handle, "PRAGMA cell_size_check = ON", nil, nil, nil) != SQLITE_OK {
+            throw .storeUnavailable(path: path, message: String(cString: sqlite3_errmsg(handle)))
+        }
         // Queries and string indexes use these; a connection without them could not read them.
         guard SQLiteQueryFunctions.register(on: handle) else {
             throw .storeUnavailable(path: path, message: "the query collations and functions could not be registered")
@@ -66,12 +78,19 @@ final class SQLiteConnection {
 
     /// Folds the WAL into the database file and closes the handle, so that the file alone holds
     /// every commit (SQLite removes the WAL when the last connection closes). Idempotent.
+    ///
+    /// A file known to be damaged is not written: the WAL stays beside it, holding the commits
+    /// made before the damage was met (SQLite reads them from there).
     func close() {
         guard !isClosed else { return }
         isClosed = true
         statements = [:]  // finalizes them before the handle closes
         queryStatements = [:]
-        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)  // best effort: readers elsewhere may hold it
+        if damage?.isKnown == true {
+            csqlite_skip_checkpoint_on_close(handle)
+        } else {
+            sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)  // best effort: readers elsewhere may hold it
+        }
         sqlite3_close_v2(handle)
     }
 
@@ -195,7 +214,9 @@ final class SQLiteConnection {
         }
         sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, nanoseconds in
             guard let context, let statement, let nanoseconds else { return 0 }
-            let log = Unmanaged<SQLLog>.fromOpaque(context).takeUnretainedValue()
+            // Called on the thread using the connection, inside one of its calls.
+            let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+            guard let log = connection.log else { return 0 }
             let handle = OpaquePointer(statement)
             let sql = sqlite3_sql(handle).map { String(cString: $0) } ?? ""
             var expanded = sql
@@ -204,9 +225,9 @@ final class SQLiteConnection {
                 sqlite3_free(text)
             }
             let duration = Duration.nanoseconds(nanoseconds.load(as: Int64.self))
-            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: duration))
+            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: duration, evaluatedInMemory: connection.logNote))
             return 0
-        }, Unmanaged.passUnretained(log).toOpaque())
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     // MARK: Errors
@@ -217,11 +238,18 @@ final class SQLiteConnection {
         case SQLITE_BUSY:
             return .storeBusy(path: path)
         case SQLITE_CORRUPT, SQLITE_NOTADB:
-            return .corruptStore(path: path, message: String(cString: sqlite3_errmsg(handle)))
+            let error = ObjectGraphError.corruptStore(path: path, message: String(cString: sqlite3_errmsg(handle)))
+            damage?.note(error)
+            return error
         case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM:
             return .storeUnavailable(path: path, message: Self.describeFailure(of: handle, code: code))
         default:
-            return .sqlite(path: path, code: code, message: "\(String(cString: sqlite3_errmsg(handle))) (in: \(sql))")
+            let message = String(cString: sqlite3_errmsg(handle))
+            if message.hasPrefix(PredicateTrap.sqlMarker) {
+                // A query met what Swift traps on; the fetch names its entity.
+                return .predicateFailed(entity: "", message: String(message.dropFirst(PredicateTrap.sqlMarker.count)))
+            }
+            return .sqlite(path: path, code: code, message: "\(message) (in: \(sql))")
         }
     }
 

@@ -1,5 +1,6 @@
-/// One entity's place in the SQLite schema: which slot reads which result column, and the
-/// statements that select, insert, update and delete its rows, built once per model.
+/// One entity's place in a store's schema: which slot reads which result column, and the
+/// statements that select, insert, update and delete its rows, built once per model in the
+/// store's ``SQLDialect``.
 struct EntityMapping {
     /// How a slot is read from a row of ``selectAll`` or ``selectOne``.
     enum SlotReader {
@@ -29,7 +30,7 @@ struct EntityMapping {
     let entityFilter: String?
     /// The (unquoted) column of each slot stored in a column.
     let columnBySlot: [Int: String]
-    /// The same for the row whose key is bound to `?1`.
+    /// The same for the row whose key is bound to the first parameter.
     let selectOne: String
     /// `?1` key, then ``columnSlots`` from `?2`; the version is 1.
     let insert: String
@@ -60,9 +61,11 @@ struct EntityMapping {
         let select: String
     }
 
-    init(entity: EntityDescription, model: ObjectModel, lookup: SchemaLookup) {
-        let quoted = SQLiteSchema.quoted
-        let table = quoted(lookup.entity(named: entity.name)!.table)
+    init(entity: EntityDescription, model: ObjectModel, lookup: SchemaLookup, dialect: SQLDialect = .sqlite) {
+        let sql = SQLBuilder(dialect)
+        let quoted = sql.name
+        let tableName = lookup.entity(named: entity.name)!.table
+        let table = quoted(tableName)
         func column(_ property: PropertyDescription) -> String {
             lookup.property(property.name, of: entity.name)!.property.column!
         }
@@ -79,9 +82,9 @@ struct EntityMapping {
             if let relationship = property.relationship, relationship.isToMany {
                 readers.append(.toMany)
                 let stored = lookup.property(property.name, of: entity.name)!.property
-                let storage = ToManyStorage(stored, lookup: lookup)
+                let storage = ToManyStorage(stored, lookup: lookup, dialect: dialect)
                 toMany[property.index] = storage
-                if let table = stored.orderTable { orders[property.index] = OrderTableAccess(table: table, members: storage) }
+                if let table = stored.orderTable { orders[property.index] = OrderTableAccess(table: table, members: storage, dialect: dialect) }
                 continue
             }
             let name = column(property)
@@ -105,7 +108,7 @@ struct EntityMapping {
                     // While a migration runs, the table may hold rows the model does not know:
                     // a link to one reads as a link to an object that is gone.
                     let known = lookup.entity(named: destination.rootName)!.holdsOtherRows
-                        ? SQLiteDefinitions.scopeFilter(of: destination.name, in: lookup).map { " AND \(alias).\($0)" } ?? "" : ""
+                        ? SchemaDefinitions.scopeRowNames(of: destination.name, in: lookup).map { " AND " + sql.rowFilter($0, alias: alias) } ?? "" : ""
                     joins.append("LEFT JOIN \(quoted(lookup.entity(named: destination.name)!.table)) AS \(alias) ON \(alias).pk = r.\(quoted(name))\(known)")
                     entityColumn = Int32(selected.count)
                     selected.append("\(alias).entity")
@@ -117,7 +120,7 @@ struct EntityMapping {
         // A hierarchy of one entity needs no filter: every row is that entity (unless a
         // migration is running, see `StoredEntity.holdsOtherRows`).
         let root = model.entity(named: entity.rootName)!
-        let rowName = SQLiteSchema.literal(lookup.rowName(of: entity.name))
+        let rowName = sql.literal(lookup.rowName(of: entity.name))
         let filter = root.selfAndSubentityNames.count > 1 || lookup.entity(named: root.name)!.holdsOtherRows ? "r.entity = \(rowName)" : nil
         let select = "SELECT \(selected.joined(separator: ", ")) FROM \(table) AS r" + joins.map { " " + $0 }.joined()
         self.entity = entity
@@ -132,30 +135,31 @@ struct EntityMapping {
         selectFromTable = select
         entityFilter = filter
         self.columnBySlot = columnBySlot
-        selectOne = select + " WHERE r.pk = ?1" + (filter.map { " AND \($0)" } ?? "")
-        let placeholders = columnSlots.indices.map { "?\($0 + 2)" }
-        insert = "INSERT INTO \(table) (pk, entity, version\(columnNames.map { ", " + $0 }.joined())) VALUES (?1, \(rowName), 1\(placeholders.map { ", " + $0 }.joined()))"
-        let assignments = ["version = ?1"] + zip(columnNames, placeholders).map { "\($0) = \($1)" }
-        update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk = ?\(columnSlots.count + 2)"
-        delete = "DELETE FROM \(table) WHERE pk = ?1"
+        selectOne = select + " WHERE r.pk = \(sql.parameter(1))" + (filter.map { " AND \($0)" } ?? "")
+        let placeholders = sql.parameters(from: 2, count: columnSlots.count)
+        insert = sql.insert(into: tableName, columns: ["pk", "entity", "version"] + columnNames, values: [sql.parameter(1), rowName, "1"] + placeholders)
+        let assignments = ["version = \(sql.parameter(1))"] + zip(columnNames, placeholders).map { "\($0) = \($1)" }
+        update = sql.update(tableName, set: assignments, where: "pk = \(sql.parameter(columnSlots.count + 2))")
+        delete = sql.delete(from: tableName, where: "pk = \(sql.parameter(1))")
 
-        uniqueLookups = entity.uniquenessConstraints.map { Self.uniqueLookup($0, of: entity, table: table, lookup: lookup) }
+        uniqueLookups = entity.uniquenessConstraints.map { Self.uniqueLookup($0, of: entity, table: table, lookup: lookup, dialect: dialect) }
         uniqueSlots = Set(entity.uniquenessConstraints.flatMap(\.slots))
-        clearUnique = uniqueSlots.isEmpty ? nil : "UPDATE \(table) SET "
-            + uniqueSlots.sorted().map { "\(quoted(column(entity.properties[$0]))) = NULL" }.joined(separator: ", ")
-            + " WHERE pk = ?1"
+        clearUnique = uniqueSlots.isEmpty ? nil : sql.update(
+            tableName, set: uniqueSlots.sorted().map { "\(quoted(column(entity.properties[$0]))) = NULL" }, where: "pk = \(sql.parameter(1))")
     }
     /// The lookup of the row holding given values under `constraint`. (A function of its own
     /// rather than a closure in ``init(entity:model:lookup:)``: inlined there, Swift 6.3.1's
     /// optimiser crashed on it — "Found outside of lifetime use" — once quoting changed.)
-    private static func uniqueLookup(_ constraint: IndexDescription, of entity: EntityDescription, table: String, lookup: SchemaLookup) -> UniqueLookup {
+    private static func uniqueLookup(
+        _ constraint: IndexDescription, of entity: EntityDescription, table: String, lookup: SchemaLookup, dialect: SQLDialect
+    ) -> UniqueLookup {
         var conditions = constraint.slots.map { slot in
             let property = entity.properties[slot]
             let column = lookup.property(property.name, of: entity.name)!.property.column!
-            return SQLiteDefinitions.indexTerm(column: column, type: property.attributeType, unique: true)
-        }.enumerated().map { position, term in "\(term) = ?\(position + 1)" }
-        if let scope = SQLiteDefinitions.scopeFilter(of: constraint.entityName, in: lookup) { conditions.append(scope) }
-        conditions.append("pk <> ?\(constraint.slots.count + 1)")
+            return SchemaDefinitions.indexTerm(column: column, type: property.attributeType, unique: true, dialect: dialect)
+        }.enumerated().map { position, term in "\(term) = \(dialect.placeholder(position + 1))" }
+        if let scope = SchemaDefinitions.scopeFilter(of: constraint.entityName, in: lookup, dialect: dialect) { conditions.append(scope) }
+        conditions.append("pk <> \(dialect.placeholder(constraint.slots.count + 1))")
         return UniqueLookup(constraint: constraint, select: "SELECT pk, entity FROM \(table) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1")
     }
 }
@@ -169,23 +173,23 @@ enum ToManyStorage {
     /// In a join table shared with a to-many inverse.
     case joinTable(JoinTableAccess)
 
-    init(_ property: StoredProperty, lookup: SchemaLookup) {
-        let quoted = SQLiteSchema.quoted
+    init(_ property: StoredProperty, lookup: SchemaLookup, dialect: SQLDialect = .sqlite) {
+        let sql = SQLBuilder(dialect)
         switch lookup.toManyLayout(of: property)! {
         case let .inverseColumn(table, column, destination):
             // Other entities of the destination's hierarchy may share the column; keep to ours.
-            let filter = SQLiteDefinitions.scopeFilter(of: destination, in: lookup).map { " AND \($0)" } ?? ""
+            let filter = SchemaDefinitions.scopeRowNames(of: destination, in: lookup).map { " AND " + sql.rowFilter($0) } ?? ""
             self = .inverseForeignKey(
-                select: "SELECT pk, entity FROM \(quoted(table)) WHERE \(quoted(column)) = ?1\(filter)",
+                select: "SELECT pk, entity FROM \(sql.name(table)) WHERE \(sql.name(column)) = \(sql.parameter(1))\(filter)",
                 table: table, column: column, filter: filter)
         case let .joinTable(table, ownColumn, otherColumn):
             let destination = property.destination!
             // See `StoredEntity.holdsOtherRows`.
             let known = lookup.entity(named: lookup.root(of: destination))!.holdsOtherRows
-                ? SQLiteDefinitions.scopeFilter(of: destination, in: lookup).map { " AND t.\($0)" } : nil
+                ? SchemaDefinitions.scopeRowNames(of: destination, in: lookup).map { " AND " + sql.rowFilter($0, alias: "t") } : nil
             self = .joinTable(JoinTableAccess(
                 table: table, ownerColumn: ownColumn, targetColumn: otherColumn,
-                destinationTable: lookup.entity(named: destination)!.table, destinationFilter: known ?? ""))
+                destinationTable: lookup.entity(named: destination)!.table, destinationFilter: known ?? "", dialect: dialect))
         }
     }
 }
@@ -214,17 +218,19 @@ struct JoinTableAccess {
     /// Removes every pair of owner `?1`, when the owner is deleted.
     let deleteOwner: String
 
-    init(table: String, ownerColumn: String, targetColumn: String, destinationTable: String, destinationFilter: String) {
-        let name = SQLiteSchema.quoted(table)
+    init(table: String, ownerColumn: String, targetColumn: String, destinationTable: String, destinationFilter: String, dialect: SQLDialect = .sqlite) {
+        let sql = SQLBuilder(dialect)
+        let owner = sql.parameter(1)
+        let target = sql.parameter(2)
         self.table = table
         self.ownerColumn = ownerColumn
         self.targetColumn = targetColumn
         self.destinationTable = destinationTable
         self.destinationFilter = destinationFilter
-        select = "SELECT t.pk, t.entity FROM \(name) AS j JOIN \(SQLiteSchema.quoted(destinationTable)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = ?1\(destinationFilter)"
-        insert = "INSERT OR IGNORE INTO \(name) (\(ownerColumn), \(targetColumn)) VALUES (?1, ?2)"
-        delete = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1 AND \(targetColumn) = ?2"
-        deleteOwner = "DELETE FROM \(name) WHERE \(ownerColumn) = ?1"
+        select = "SELECT t.pk, t.entity FROM \(sql.name(table)) AS j JOIN \(sql.name(destinationTable)) AS t ON t.pk = j.\(targetColumn) WHERE j.\(ownerColumn) = \(owner)\(destinationFilter)"
+        insert = sql.insertIgnoringDuplicates(into: table, columns: [ownerColumn, targetColumn], values: [owner, target])
+        delete = sql.delete(from: table, where: "\(ownerColumn) = \(owner) AND \(targetColumn) = \(target)")
+        deleteOwner = sql.delete(from: table, where: "\(ownerColumn) = \(owner)")
     }
 }
 
@@ -244,19 +250,21 @@ struct OrderTableAccess {
     /// Removes owner `?1`'s list, when the owner is deleted.
     let deleteOwner: String
 
-    init(table: String, members: ToManyStorage) {
-        let name = SQLiteSchema.quoted(table)
-        let ranked = "LEFT JOIN \(name) AS o ON o.owner = ?1 AND o.target = t.pk"
+    init(table: String, members: ToManyStorage, dialect: SQLDialect = .sqlite) {
+        let sql = SQLBuilder(dialect)
+        let owner = sql.parameter(1)
+        let ranked = "LEFT JOIN \(sql.name(table)) AS o ON o.owner = \(owner) AND o.target = t.pk"
         let order = "ORDER BY o.position IS NULL, o.position, t.pk"
         switch members {
         case let .inverseForeignKey(_, memberTable, column, filter):
-            select = "SELECT t.pk, t.entity, o.position FROM \(SQLiteSchema.quoted(memberTable)) AS t \(ranked) WHERE t.\(SQLiteSchema.quoted(column)) = ?1\(filter) \(order)"  // only `t` has an `entity` column
+            select = "SELECT t.pk, t.entity, o.position FROM \(sql.name(memberTable)) AS t \(ranked) WHERE t.\(sql.name(column)) = \(owner)\(filter) \(order)"  // only `t` has an `entity` column
         case .joinTable(let join):
-            select = "SELECT t.pk, t.entity, o.position FROM \(SQLiteSchema.quoted(join.table)) AS j JOIN \(SQLiteSchema.quoted(join.destinationTable)) AS t ON t.pk = j.\(join.targetColumn) \(ranked) WHERE j.\(join.ownerColumn) = ?1\(join.destinationFilter) \(order)"
+            select = "SELECT t.pk, t.entity, o.position FROM \(sql.name(join.table)) AS j JOIN \(sql.name(join.destinationTable)) AS t ON t.pk = j.\(join.targetColumn) \(ranked) WHERE j.\(join.ownerColumn) = \(owner)\(join.destinationFilter) \(order)"
         }
         self.table = table
-        upsert = "INSERT INTO \(name) (owner, target, position) VALUES (?1, ?2, ?3) ON CONFLICT (owner, target) DO UPDATE SET position = excluded.position"
-        delete = "DELETE FROM \(name) WHERE owner = ?1 AND target = ?2"
-        deleteOwner = "DELETE FROM \(name) WHERE owner = ?1"
+        upsert = sql.upsert(into: table, columns: ["owner", "target", "position"], values: sql.parameters(from: 1, count: 3),
+                            conflictColumns: ["owner", "target"], updating: ["position"])
+        delete = sql.delete(from: table, where: "owner = \(owner) AND target = \(sql.parameter(2))")
+        deleteOwner = sql.delete(from: table, where: "owner = \(owner)")
     }
 }

@@ -26,6 +26,8 @@ final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and
     let path: String
     /// Where the readers report their statements (see ``SQLLog``).
     let log: SQLLog?
+    /// Where the readers record damage they meet (see ``StoreDamage``).
+    let damage: StoreDamage?
     /// How many reads may run at once.
     let maximumReaders: Int
     /// The one connection every read uses, for a store that runs inside a migration's
@@ -34,9 +36,10 @@ final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and
 
     /// A pool for the file at `path`, which must exist and be in WAL mode (the writer's
     /// opening sees to both).
-    init(path: String, log: SQLLog? = nil, maximumReaders: Int = 4) {
+    init(path: String, log: SQLLog? = nil, damage: StoreDamage? = nil, maximumReaders: Int = 4) {
         self.path = path
         self.log = log
+        self.damage = damage
         self.maximumReaders = maximumReaders
         permits = DispatchSemaphore(value: maximumReaders)
         pinned = nil
@@ -47,6 +50,7 @@ final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and
     init(pinnedTo connection: SQLiteConnection) {
         path = connection.path
         log = nil
+        damage = connection.damage
         maximumReaders = 1
         permits = DispatchSemaphore(value: 1)
         pinned = connection
@@ -95,7 +99,7 @@ final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and
         if closed { throw .storeClosed(path: path) }
         if let connection { return connection }
         // Opened outside the lock: it touches the file.
-        return try SQLiteConnection(path: path, readOnly: true, log: log)
+        return try SQLiteConnection(path: path, readOnly: true, log: log, damage: damage)
     }
 
     private func giveBack(_ connection: SQLiteConnection) {

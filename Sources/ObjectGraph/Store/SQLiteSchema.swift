@@ -40,6 +40,8 @@ struct SQLiteSchema {
     let mappings: [EntityDescription: EntityMapping]
     /// The tables and indexes of the layout.
     let definitions: SQLiteDefinitions
+    /// The SQL the statements are written in.
+    let dialect: SQLDialect
     private let entityByRowName: [String: EntityDescription]
     private let placeByEntity: [EntityDescription: (table: String, rowName: String, tableHoldsOtherRows: Bool)]
 
@@ -50,14 +52,15 @@ struct SQLiteSchema {
 
     /// The layout `stored` describes, which must describe `model`'s entities and properties
     /// (see ``StoredSchema/mismatch(with:)``).
-    init(model: ObjectModel, stored: StoredSchema) {
+    init(model: ObjectModel, stored: StoredSchema, dialect: SQLDialect = .sqlite) {
         self.stored = stored
+        self.dialect = dialect
         let lookup = SchemaLookup(stored)
         var mappings: [EntityDescription: EntityMapping] = [:]
         var byRowName: [String: EntityDescription] = [:]
         var places: [EntityDescription: (table: String, rowName: String, tableHoldsOtherRows: Bool)] = [:]
         for entity in model.entities {
-            mappings[entity] = EntityMapping(entity: entity, model: model, lookup: lookup)
+            mappings[entity] = EntityMapping(entity: entity, model: model, lookup: lookup, dialect: dialect)
             let rowName = lookup.rowName(of: entity.name)
             byRowName[rowName] = entity
             places[entity] = (
@@ -67,7 +70,7 @@ struct SQLiteSchema {
         self.mappings = mappings
         entityByRowName = byRowName
         placeByEntity = places
-        definitions = SQLiteDefinitions(stored)
+        definitions = SQLiteDefinitions(stored, dialect: dialect)
     }
 
     /// The (unquoted) table of `entity`'s hierarchy, as the file names it.
@@ -93,23 +96,27 @@ struct SQLiteSchema {
         guard let first = entities.first, let root = model.entity(named: first.rootName) else { return nil }
         let names = Set(entities.map(\.name))
         guard names != root.selfAndSubentityNames || tableHoldsOtherRows(first) else { return nil }
-        let rowNames = entities.map(rowName(of:)).sorted().map(Self.literal)
+        let rowNames = entities.map(rowName(of:)).sorted().map(dialect.literal)
         return rowNames.count == 1 ? "\(alias).entity = \(rowNames[0])" : "\(alias).entity IN (\(rowNames.joined(separator: ", ")))"
     }
+
+    /// Builds statements in the schema's dialect.
+    var sql: SQLBuilder { SQLBuilder(dialect) }
 
     /// The entity whose rows hold `rowName` in their `entity` column.
     func entity(rowName: String) -> EntityDescription? {
         entityByRowName[rowName]
     }
 
-    /// `name` as an SQL identifier.
+    /// `name` as an SQL identifier (``SQLDialect/quotedName(_:)``, kept here for the query
+    /// layer until it renders through a dialect).
     static func quoted(_ name: String) -> String {
-        SQLQuoting.enclosed(name, in: UInt8(ascii: "\""))
+        SQLDialect.sqlite.quotedName(name)
     }
 
-    /// `text` as an SQL string literal.
+    /// `text` as an SQL string literal (``SQLDialect/literal(_:)``).
     static func literal(_ text: String) -> String {
-        SQLQuoting.enclosed(text, in: UInt8(ascii: "'"))
+        SQLDialect.sqlite.literal(text)
     }
 
     /// The entity that declares the property at `slot` of `entity`: inherited properties come

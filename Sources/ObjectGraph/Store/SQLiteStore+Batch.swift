@@ -5,10 +5,12 @@ extension SQLiteStore {
     /// no row becomes an object, and only the rows the contexts must merge are read back.
     func execute(_ batch: StoreBatch) throws -> StoreBatchResult {
         try withWriteTransaction { connection throws(ObjectGraphError) -> StoreBatchResult in
-            switch batch.change {
+            var result = switch batch.change {
             case .update(let values): try update(batch, to: values, on: connection)
             case .delete: try delete(batch, on: connection)
             }
+            result.historyToken = try writeHistory(HistoryRecord(result), author: batch.author, on: connection)
+            return result
         }
     }
 
@@ -26,7 +28,7 @@ extension SQLiteStore {
         let assignments = values.sorted { $0.key < $1.key }.map { slot, value in
             let property = entity.properties[slot]
             let stored = QueryValue.property(row, property, Self.attributeType(of: property))
-            return (column: SQLiteSchema.quoted(mapping.columnBySlot[slot]!), stored: stored,
+            return (column: schema.sql.name(mapping.columnBySlot[slot]!), stored: stored,
                     holds: QueryCondition.compare(stored, .equal, .constant(value, stored.type)), value: value)
         }
         // The selection first, so that its placeholders come first and the key lookup below can
@@ -56,9 +58,9 @@ extension SQLiteStore {
                 sets.append("\(assignment.column) = \(newValue)")
             }
         }
-        let table = SQLiteSchema.quoted(schema.table(of: entity))
+        let table = schema.sql.name(schema.table(of: entity))
         let returning = hierarchyHasSeveralEntities(entity) ? "pk, entity" : "pk"
-        let sql = "UPDATE \(table) AS r SET \(sets.joined(separator: ", ")) WHERE \(selection.joined(separator: " AND ")) RETURNING \(returning)"
+        let sql = schema.sql.update(schema.table(of: entity), alias: "r", set: sets, where: selection.joined(separator: " AND ")) + " RETURNING \(returning)"
         let ids: [ObjectID]
         do throws(ObjectGraphError) {
             ids = try run(SQLStatementText(sql: sql, bindings: renderer.bindings), on: connection) { statement throws(ObjectGraphError) in
@@ -110,7 +112,7 @@ extension SQLiteStore {
     private func delete(_ batch: StoreBatch, on connection: SQLiteConnection) throws(ObjectGraphError) -> StoreBatchResult {
         var renderer = SQLQueryRenderer(schema: schema, model: model)
         let selection = try selectionConditions(batch, renderer: &renderer)
-        let select = "SELECT r.pk, r.entity FROM \(SQLiteSchema.quoted(schema.table(of: batch.entity))) AS r"
+        let select = "SELECT r.pk, r.entity FROM \(schema.sql.name(schema.table(of: batch.entity))) AS r"
             + (selection.isEmpty ? "" : " WHERE " + selection.joined(separator: " AND "))
         var result = StoreBatchResult()
         result.selectedIDs = try run(SQLStatementText(sql: select, bindings: renderer.bindings), on: connection) { statement throws(ObjectGraphError) in
@@ -155,7 +157,7 @@ extension SQLiteStore {
         }
 
         for (table, column, keys) in cleared {
-            try execute("UPDATE \(SQLiteSchema.quoted(table)) SET \(SQLiteSchema.quoted(column)) = NULL WHERE pk IN \(Self.keyList)", keys: keys, on: connection)
+            try execute(schema.sql.update(table, set: ["\(schema.sql.name(column)) = NULL"], where: "pk IN \(keyList)"), keys: keys, on: connection)
         }
         // Links no delete rule reaches (a relationship without an inverse, `noAction`): no row
         // may point at a deleted one, as after a save (see SQLiteStore+References.swift).
@@ -164,14 +166,14 @@ extension SQLiteStore {
         for (id, keys) in unlinked where !deleted.contains(id) { result.changedKeys[id, default: []].formUnion(keys) }
         for (entity, keys) in Self.keysByEntity(Array(deleted)) {
             for (_, join) in try mapping(for: entity).joinTables {
-                try execute("DELETE FROM \(SQLiteSchema.quoted(join.table)) WHERE \(join.ownerColumn) IN \(Self.keyList)", keys: keys, on: connection)
+                try execute(schema.sql.delete(from: join.table, where: "\(join.ownerColumn) IN \(keyList)"), keys: keys, on: connection)
             }
         }
         for (root, keys) in keysByTable(deleted) {
-            try execute("DELETE FROM \(SQLiteSchema.quoted(root)) WHERE pk IN \(Self.keyList)", keys: keys, on: connection)
+            try execute(schema.sql.delete(from: root, where: "pk IN \(keyList)"), keys: keys, on: connection)
         }
         for (root, keys) in keysByTable(Set(result.changedKeys.keys)) {
-            try execute("UPDATE \(SQLiteSchema.quoted(root)) SET version = version + 1 WHERE pk IN \(Self.keyList)", keys: keys, on: connection)
+            try execute(schema.sql.update(root, set: ["version = version + 1"], where: "pk IN \(keyList)"), keys: keys, on: connection)
         }
         result.deletedIDs = deleted.sorted()
         result.updatedRows = try rows(for: Array(result.changedKeys.keys), on: connection).sorted { $0.id < $1.id }
@@ -186,7 +188,7 @@ extension SQLiteStore {
         of keys: [Int64], entity: EntityDescription, property: PropertyDescription, pointingBack: Bool, on connection: SQLiteConnection
     ) throws(ObjectGraphError) -> [ObjectID] {
         guard let relationship = property.relationship, let destination = model.entity(named: relationship.destinationName) else { return [] }
-        let quoted = SQLiteSchema.quoted
+        let quoted = schema.sql.name
         let destinationTable = quoted(schema.table(of: destination))
         let mapping = try mapping(for: entity)
         let sql: String
@@ -196,16 +198,16 @@ extension SQLiteStore {
                 backwards = " AND t.\(quoted(try self.mapping(for: destination).columnBySlot[inverseIndex]!)) = d.pk"
             }
             sql = "SELECT t.pk, t.entity FROM \(quoted(schema.table(of: entity))) AS d JOIN \(destinationTable) AS t ON t.pk = d.\(quoted(column))"
-                + " WHERE d.pk IN \(Self.keyList)\(backwards)"
+                + " WHERE d.pk IN \(keyList)\(backwards)"
         } else {
             switch mapping.toMany[property.index] {
             case .inverseForeignKey(_, _, let column, _)?:
                 let family = destination.selfAndSubentityNames.compactMap(model.entity(named:))
                 let scope = schema.entityFilter(family, model: model, alias: "t").map { " AND \($0)" } ?? ""
-                sql = "SELECT t.pk, t.entity FROM \(destinationTable) AS t WHERE t.\(quoted(column)) IN \(Self.keyList)\(scope)"
+                sql = "SELECT t.pk, t.entity FROM \(destinationTable) AS t WHERE t.\(quoted(column)) IN \(keyList)\(scope)"
             case .joinTable(let join)?:
                 sql = "SELECT t.pk, t.entity FROM \(quoted(join.table)) AS j JOIN \(destinationTable) AS t ON t.pk = j.\(join.targetColumn)"
-                    + " WHERE j.\(join.ownerColumn) IN \(Self.keyList)"
+                    + " WHERE j.\(join.ownerColumn) IN \(keyList)"
             case nil:
                 return []
             }
@@ -235,13 +237,14 @@ extension SQLiteStore {
         (model.entity(named: entity.rootName)?.selfAndSubentityNames.count ?? 1) > 1
     }
 
-    /// Runs `sql`, which reads the keys as ``keyList`` from `?1`.
+    /// Runs `sql`, which reads the keys as ``keyList`` from the first parameter.
     private func execute(_ sql: String, keys: [Int64], on connection: SQLiteConnection) throws(ObjectGraphError) {
         _ = try run(SQLStatementText(sql: sql, bindings: [Self.keyArray(keys)]), on: connection) { _ in () }
     }
 
-    /// The keys bound to `?1`, as a JSON array: one statement whatever their number.
-    private static let keyList = "(SELECT value FROM json_each(?1))"
+    /// The keys bound to the first parameter, as a JSON array: one statement whatever their
+    /// number.
+    private var keyList: String { schema.sql.keyList(parameter: 1) }
 
     private static func keyArray(_ keys: [Int64]) -> PropertyValue {
         .string("[" + keys.map(String.init).joined(separator: ",") + "]")

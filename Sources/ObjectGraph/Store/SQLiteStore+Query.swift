@@ -3,11 +3,13 @@ extension SQLiteStore: StoreQueryEngine {
 
     var queryBuilder: SQLQueryBuilder { SQLQueryBuilder(schema: schema, model: model) }
 
+    var isLogging: Bool { sqlLog.isEnabled }
+
     func rows(matching query: StoreQuery) throws(ObjectGraphError) -> [StoredRow] {
         try withReadConnection { connection throws(ObjectGraphError) -> [StoredRow] in
             if let text = queryBuilder.rows(query) {
                 let mapping = try mapping(for: query.entities[0])
-                return try run(text, on: connection) { statement throws(ObjectGraphError) in try readRow(statement, mapping) }
+                return try run(text, on: connection, note: query.evaluatedInMemory) { statement throws(ObjectGraphError) in try readRow(statement, mapping) }
             }
             // Rows of several entities have several layouts: find them, then read each by key.
             return try connection.readTransaction { () throws(ObjectGraphError) -> [StoredRow] in
@@ -46,7 +48,10 @@ extension SQLiteStore: StoreQueryEngine {
 
     func explain(_ query: StoreQuery) throws(ObjectGraphError) -> (sql: String, plan: [String]) {
         let text = queryBuilder.rows(query) ?? queryBuilder.identifiers(query)
-        let plan = try withReadConnection { connection throws(ObjectGraphError) -> [String] in
+        let plan = try withReadConnection(inOneTransaction: true) { connection throws(ObjectGraphError) -> [String] in
+            // An EXPLAIN is planned when it is prepared, with the schema the connection last read;
+            // a read first brings that schema up to date (an index created since, say).
+            _ = try connection.text("SELECT count(*) FROM sqlite_schema")
             let explained = SQLStatementText(sql: "EXPLAIN QUERY PLAN " + text.sql, bindings: text.bindings)
             return try run(explained, on: connection, cached: false) { statement in statement.string(at: 3) }
         }
@@ -59,7 +64,7 @@ extension SQLiteStore: StoreQueryEngine {
         let text = queryBuilder.identifiers(query)
         let single = query.entities.count == 1 ? query.entities[0] : nil
         var entities: [String: EntityDescription] = [:]
-        return try run(text, on: connection) { statement throws(ObjectGraphError) -> ObjectID in
+        return try run(text, on: connection, note: query.evaluatedInMemory) { statement throws(ObjectGraphError) -> ObjectID in
             let key = statement.int64(at: 0)
             if let single { return ObjectID(entity: single, primaryKey: key) }
             // One hierarchy of one entity selects no entity column.
@@ -90,11 +95,15 @@ extension SQLiteStore: StoreQueryEngine {
 
     /// Runs a statement, binding its values, and collects one result per row.
     func run<Element>(
-        _ text: SQLStatementText, on connection: SQLiteConnection, cached: Bool = true,
+        _ text: SQLStatementText, on connection: SQLiteConnection, cached: Bool = true, note: [String] = [],
         _ read: (SQLiteStatement) throws(ObjectGraphError) -> Element
     ) throws(ObjectGraphError) -> [Element] {
         let statement = cached ? try connection.queryStatement(text.sql) : try connection.prepare(text.sql)
-        defer { statement.reset() }
+        connection.logNote = note
+        defer {
+            statement.reset()  // the log records the statement here
+            connection.logNote = []
+        }
         for (index, value) in text.bindings.enumerated() {
             try statement.bind(value, at: Int32(index + 1))
         }

@@ -87,7 +87,7 @@ extension SQLiteStore {
         for row in changes.inserted { saved.insert(row.id) }
         for update in changes.updated { saved.insert(update.id) }
         for (id, keys) in changedKeys.sorted(by: { $0.key < $1.key }) where !gone.contains(id) {
-            let bump = try connection.statement("UPDATE \(SQLiteSchema.quoted(schema.table(of: id.entity))) SET version = version + 1 WHERE pk = ?1")
+            let bump = try connection.statement(schema.sql.update(schema.table(of: id.entity), set: ["version = version + 1"], where: "pk = \(schema.sql.parameter(1))"))
             try bump.bind(id.primaryKey, at: 1)
             try bump.run()
             if saved.contains(id) {
@@ -135,7 +135,7 @@ extension SQLiteStore {
     }
 
     private func rowExists(_ id: ObjectID, connection: SQLiteConnection) throws(ObjectGraphError) -> Bool {
-        let statement = try connection.statement("SELECT 1 FROM \(SQLiteSchema.quoted(schema.table(of: id.entity))) WHERE pk = ?1")
+        let statement = try connection.statement("SELECT 1 FROM \(schema.sql.name(schema.table(of: id.entity))) WHERE pk = \(schema.sql.parameter(1))")
         defer { statement.reset() }
         try statement.bind(id.primaryKey, at: 1)
         return try statement.step()
@@ -144,9 +144,10 @@ extension SQLiteStore {
     /// Nulls every key and removes every join-table pair that points at a row in `gone`, in one
     /// statement per key column and join table, noting the objects changed and their keys.
     func removeLinks(to gone: Set<ObjectID>, changedKeys: inout [ObjectID: Set<String>], connection: SQLiteConnection) throws(ObjectGraphError) {
-        let table = "temp.\(SQLiteSchema.quoted("objectgraph-gone"))"
-        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQLiteSchema.quoted("objectgraph-gone")) (root TEXT NOT NULL, pk INTEGER NOT NULL, PRIMARY KEY (root, pk)) WITHOUT ROWID")
-        let insert = try connection.statement("INSERT OR IGNORE INTO \(table) (root, pk) VALUES (?1, ?2)")
+        let dialect = schema.dialect
+        let table = dialect.temporaryTable(IncomingLink.goneTable.name)
+        try connection.execute(IncomingLink.goneTable.creationSQL(in: dialect, temporary: true, ifNotExists: true))
+        let insert = try connection.statement(dialect.insertIgnoringDuplicates(into: table, columns: "root, pk", "VALUES (\(dialect.placeholder(1)), \(dialect.placeholder(2)))"))
         for id in gone {
             try insert.bind(id.entity.rootName, at: 1)
             try insert.bind(id.primaryKey, at: 2)
@@ -172,7 +173,7 @@ extension SQLiteStore {
     }
 
     private func entityOfRow(_ key: Int64, table: String, connection: SQLiteConnection) throws(ObjectGraphError) -> EntityDescription? {
-        let statement = try connection.statement("SELECT entity FROM \(SQLiteSchema.quoted(table)) WHERE pk = ?1")
+        let statement = try connection.statement("SELECT entity FROM \(schema.sql.name(table)) WHERE pk = \(schema.sql.parameter(1))")
         defer { statement.reset() }
         try statement.bind(key, at: 1)
         guard try statement.step() else { return nil }
@@ -197,9 +198,13 @@ struct IncomingLink {
     let sql: String
     let ownerEntityIsReturned: Bool
 
+    /// The rows a save deletes, listed for the statements that remove the links to them.
+    static let goneTable = SQLTable(name: "objectgraph-gone", columns: [.fixed("root", .text), .fixed("pk", .key)], compositeKey: ["root", "pk"])
+
     static func all(in model: ObjectModel, schema: SQLiteSchema) -> [IncomingLink] {
-        let quoted = SQLiteSchema.quoted
-        let gone = "temp.\(quoted("objectgraph-gone"))"
+        let sql = schema.sql
+        let quoted = sql.name
+        let gone = schema.dialect.temporaryTable(goneTable.name)
         var links: [IncomingLink] = []
         for root in model.rootEntities() {
             let ownerTable = schema.table(of: root)
@@ -208,18 +213,18 @@ struct IncomingLink {
                     guard let relationship = property.relationship,
                           SQLiteSchema.declaringEntity(of: property.index, in: entity, model: model) === entity,
                           let destination = model.entity(named: relationship.destinationName) else { continue }
-                    let selectGone = "SELECT pk FROM \(gone) WHERE root = \(SQLiteSchema.literal(destination.rootName))"
+                    let selectGone = "SELECT pk FROM \(gone) WHERE root = \(sql.literal(destination.rootName))"
                     if !relationship.isToMany {
                         guard let name = schema.mappings[entity]?.columnBySlot[property.index] else { continue }
                         let column = quoted(name)
                         links.append(IncomingLink(
                             destinationRoot: destination.rootName, ownerTable: ownerTable, key: property.name,
-                            sql: "UPDATE \(quoted(ownerTable)) SET \(column) = NULL WHERE \(column) IN (\(selectGone)) RETURNING pk, entity",
+                            sql: sql.update(ownerTable, set: ["\(column) = NULL"], where: "\(column) IN (\(selectGone))") + " RETURNING pk, entity",
                             ownerEntityIsReturned: true))
                     } else if case .joinTable(let access)? = schema.mappings[entity]?.toMany[property.index] {
                         links.append(IncomingLink(
                             destinationRoot: destination.rootName, ownerTable: ownerTable, key: property.name,
-                            sql: "DELETE FROM \(quoted(access.table)) WHERE \(access.targetColumn) IN (\(selectGone)) RETURNING \(access.ownerColumn)",
+                            sql: sql.delete(from: access.table, where: "\(access.targetColumn) IN (\(selectGone))") + " RETURNING \(access.ownerColumn)",
                             ownerEntityIsReturned: false))
                     }
                 }

@@ -50,6 +50,7 @@ extension SQLiteStore {
                 }
                 result.refreshed[id] = row
             }
+            result.historyToken = try writeHistory(HistoryRecord(changes, detached: result.detached), author: changes.author, on: connection)
             return result
         }
     }

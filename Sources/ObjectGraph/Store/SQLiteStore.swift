@@ -26,7 +26,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // `lock` serializes every use of `connection`, the writer (its statement cache, its
     // transaction state and the statements' bindings and cursors) and protects `reservedKeys`
     // and `keyBlockSizes`. Each method holds it from its first statement to the last reset, so
-    // two saves never interleave. Nothing called under the lock calls out. Reads do not take it:
+    // two saves never interleave. It also protects `hasHistoryTables` and
+    // `creatingHistoryTables`. Nothing called under the lock calls out. Reads do not take it:
     // they run on `readers`, beside a save in progress.
     private let lock = Lock()
     private let connection: SQLiteConnection
@@ -37,12 +38,23 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// How many rows have been decoded into ``StoredRow``s: what a fetch materialises, counted
     /// by tests that check a selective fetch reads only what it returns.
     let decodedRowCount = Atomic<Int>(0)
+    /// Damage a read or write has met; once there is some, nothing more is written.
+    let damage: StoreDamage
     private var reservedKeys: [String: ClosedRange<Int64>] = [:]
     private var keyBlockSizes: [String: Int] = [:]
 
     let path: String
     let model: ObjectModel
     let schema: SQLiteSchema
+    /// Whether saves and batches write persistent history (see SQLiteStore+History.swift).
+    /// Off for a migration's store.
+    let recordsHistory: Bool
+
+    /// Whether the file has the history tables. A file gets them with its first write of the
+    /// store's own, so that opening a file never writes it.
+    var hasHistoryTables = false
+    /// Set while a write transaction creates them; they count once it commits.
+    var creatingHistoryTables = false
 
     /// Opens the store at `url`, creating the file and its tables if the file is missing or
     /// empty, and migrating it to `model` (see ``MigrationPlan``) if an earlier model wrote it.
@@ -51,17 +63,27 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     ///   or created, ``ObjectGraphError/corruptStore(path:message:)`` if it is not a database or
     ///   is damaged, ``ObjectGraphError/incompatibleStore(path:message:)`` if it is not an
     ///   ObjectGraph store, ``ObjectGraphError/newerStore(path:fileVersion:modelVersion:)``,
-    ///   ``ObjectGraphError/migrationRefused(path:changes:)`` or
-    ///   ``ObjectGraphError/migrationStageFailed(path:stage:message:)``. In every case the file is
-    ///   left as it was.
-    init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan()) throws(ObjectGraphError) {
+    ///   ``ObjectGraphError/migrationRefused(path:changes:)``,
+    ///   ``ObjectGraphError/migrationStageFailed(path:stage:message:)`` or
+    ///   ``ObjectGraphError/uniquenessViolationInStore(path:index:conflicts:)`` (a uniqueness
+    ///   constraint's index is missing from the file and objects already collide). In every case
+    ///   the file is left as it was.
+    ///
+    /// With `recordsHistory` off, saves write no history: other containers then take them for
+    /// writes that bypassed the store (see ``ChangeFeedOptions/recordsHistory``).
+    init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan(), recordsHistory: Bool = true) throws(ObjectGraphError) {
         path = url.path
         self.model = model
+        self.recordsHistory = recordsHistory
         try SQLiteStoreOpening.checkBeforeOpening(path: path)
-        connection = try SQLiteConnection(path: path, log: sqlLog)
+        let damage = StoreDamage()
+        self.damage = damage
+        connection = try SQLiteConnection(path: path, log: sqlLog, damage: damage)
         let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
+        hasHistoryTables = try connection.tableNames().contains(HistorySQL.stateTableName)
         schema = SQLiteSchema(model: model, stored: stored)
-        readers = SQLiteReadPool(path: path, log: sqlLog)
+        readers = SQLiteReadPool(path: path, log: sqlLog, damage: damage)
+        try restoreMissingIndexes(on: connection)
     }
 
     /// A store for a migration stage: it reads and writes through `connection`, inside the
@@ -70,8 +92,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         path = connection.path
         self.model = model
         self.connection = connection
+        damage = connection.damage ?? StoreDamage()
         schema = SQLiteSchema(model: model, stored: stored)
         readers = SQLiteReadPool(pinnedTo: connection)
+        recordsHistory = false
     }
 
     deinit {
@@ -91,6 +115,16 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
+        do throws(ObjectGraphError) {
+            return try allocateKeysLocked(root: root, count: count)
+        } catch {
+            damage.note(error)
+            throw error
+        }
+    }
+
+    /// ``allocatePrimaryKeys(root:count:)`` with the lock held.
+    private func allocateKeysLocked(root: EntityDescription, count: Int64) throws(ObjectGraphError) -> ClosedRange<Int64> {
         let rootName = root.rootName
         if let reserved = reservedKeys[rootName], Int64(reserved.count) >= count {
             return takeKeys(count, from: reserved, root: rootName)
@@ -98,14 +132,22 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let blockSize = max(Int64(keyBlockSizes[rootName] ?? Self.keyBlockRange.lowerBound), count)
         keyBlockSizes[rootName] = min(Int(blockSize) * 2, Self.keyBlockRange.upperBound)
         let statement = try connection.statement("UPDATE \(SQLiteSchema.keysTable) SET next = next + ?1 WHERE root = ?2 RETURNING next")
-        let next = try connection.writeTransaction { () throws(ObjectGraphError) -> Int64 in
+        try damage.check()
+        let next = try writeTransactionWithLockHeld { () throws(ObjectGraphError) -> Int64 in
             defer { statement.reset() }
             try statement.bind(blockSize, at: 1)
             try statement.bind(rootName, at: 2)
             guard try statement.step() else {
                 throw .corruptStore(path: path, message: "the keys table has no row for \(rootName)")
             }
-            return statement.int64(at: 0)
+            let next = statement.int64(at: 0)
+            // A damaged row can hold any number; keys start at 1 and the block must fit.
+            guard next > blockSize else {
+                throw .corruptStore(path: path, message: "the keys table holds \(next) as the next key of \(rootName)")
+            }
+            statement.reset()
+            try noteWriteWithoutHistory(on: connection)
+            return next
         }
         return takeKeys(count, from: (next - blockSize)...(next - 1), root: rootName)
     }
@@ -241,7 +283,12 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         inOneTransaction: Bool = false, _ body: (SQLiteConnection) throws(ObjectGraphError) -> Result
     ) throws(ObjectGraphError) -> Result {
         defer { sqlLog.deliverPending() }
-        return try readers.read(inOneTransaction: inOneTransaction, body)
+        do throws(ObjectGraphError) {
+            return try readers.read(inOneTransaction: inOneTransaction, body)
+        } catch {
+            damage.note(error)
+            throw error
+        }
     }
 
     /// Checkpoints and closes the connections; later calls throw
@@ -251,11 +298,27 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         lock.withLock { connection.close() }
     }
 
-    /// Runs `body` with the lock held and the connection in a write transaction.
+    /// Runs `body` with the lock held and the connection in a write transaction; refused once
+    /// the store has met damage (see ``StoreDamage``).
     func withWriteTransaction<Result>(_ body: (SQLiteConnection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
         defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
-        return try connection.writeTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }
+        do throws(ObjectGraphError) {
+            try damage.check()
+            return try writeTransactionWithLockHeld { () throws(ObjectGraphError) -> Result in try body(connection) }
+        } catch {
+            damage.note(error)
+            throw error
+        }
+    }
+
+    /// A write transaction on the writer, the lock held by the caller; the history tables it
+    /// creates count once it commits.
+    private func writeTransactionWithLockHeld<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        defer { creatingHistoryTables = false }
+        let result = try connection.writeTransaction(body)
+        if creatingHistoryTables { hasHistoryTables = true }
+        return result
     }
 }

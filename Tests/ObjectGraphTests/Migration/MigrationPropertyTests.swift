@@ -11,8 +11,10 @@ struct GeneratedModel {
         var name: String
         var type: String
         var isOptional: Bool
-        /// An SQL literal: the initial value of a required attribute.
-        let initial: String
+        /// The initial value of a required attribute.
+        let initial: PropertyValue
+        /// It as an SQL literal.
+        var initialLiteral: String { initial.sqlLiteral! }
     }
 
     struct ToOne {
@@ -59,7 +61,7 @@ struct GeneratedModel {
             var properties = entity.attributes.map { attribute in
                 var property = StoredProperty(
                     name: attribute.name, kind: .attribute, type: attribute.type, isOptional: attribute.isOptional, originalName: originalNames[attribute.id])
-                property.defaultSQL = attribute.isOptional ? nil : attribute.initial
+                property.defaultValue = attribute.isOptional ? nil : attribute.initial
                 return property
             }
             properties += entity.toOnes.map { toOne in
@@ -205,8 +207,8 @@ struct MigrationPropertyTests {
         return id
     }
 
-    /// An SQL literal of `type`, as the store writes it.
-    static func value(of type: String, _ random: inout SeededGenerator) -> String {
+    /// A value of `type`.
+    static func value(of type: String, _ random: inout SeededGenerator) -> PropertyValue {
         let values: [PropertyValue] = switch type {
         case "int64": [.integer(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &random)), .integer(.max), .integer(.min)]
         case "int16": [.integer(Int64.random(in: -32_768...32_767, using: &random))]
@@ -217,7 +219,7 @@ struct MigrationPropertyTests {
         case "data": [.data(Data()), .data(Data((0..<Int.random(in: 1...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }))]
         default: [.uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, UInt8.random(in: 0...255, using: &random))))]
         }
-        return values.randomElement(using: &random)!.sqlLiteral!
+        return values.randomElement(using: &random)!
     }
 
     /// A new name: lower case, or now and then a case variant of a name the hierarchy uses
@@ -242,7 +244,7 @@ struct MigrationPropertyTests {
             var attribute = Self.attribute(&model, &random)
             attribute.name = Self.newName("a", &model, near: model.entities[index].id, &random)
             model.entities[index].attributes.append(attribute)
-            let initial = attribute.isOptional ? "NULL" : try raw.rows("SELECT quote(\(attribute.initial))")[0][0]!
+            let initial = attribute.isOptional ? "NULL" : try raw.rows("SELECT quote(\(attribute.initialLiteral))")[0][0]!
             let family = Set(model.family(of: model.entities[index].id))
             let root = model.root(of: model.entities[index].id)
             for (key, object) in reference.objects[root] ?? [:] where family.contains(object.entity) {
@@ -400,7 +402,7 @@ struct MigrationPropertyTests {
                 for owner in model.lineage(of: entity.id) {
                     for attribute in owner.attributes {
                         columns.append(SQLiteSchema.quoted(lookup.property(attribute.name, of: entity.name)!.property.column!))
-                        values.append(attribute.isOptional && Int.random(in: 0..<3, using: &random) == 0 ? "NULL" : Self.value(of: attribute.type, &random))
+                        values.append(attribute.isOptional && Int.random(in: 0..<3, using: &random) == 0 ? "NULL" : Self.value(of: attribute.type, &random).sqlLiteral!)
                     }
                     for toOne in owner.toOnes {
                         columns.append(SQLiteSchema.quoted(lookup.property(toOne.name, of: entity.name)!.property.column!))

@@ -83,8 +83,13 @@ final class LiveObserverIndex: @unchecked Sendable {
     }
 
     /// Hands each concerned observer its share of `change`, in the order they were added.
+    /// A change that asks for a refetch (``ObjectsDidChange/requiresRefetch``) reaches every
+    /// observer whole: what it lists is not all that changed.
     func dispatch(_ change: ObjectsDidChange) {
-        let routes = lock.withLock { table.count == 0 ? [] : table.routes(for: change) }
+        let routes: [ObserverRoutingTable.Route] = lock.withLock {
+            if table.count == 0 { return [] }
+            return change.requiresRefetch ? table.everyObserver(for: change) : table.routes(for: change)
+        }
         guard !routes.isEmpty else { return }
         let total = change.inserted.count + change.updated.count + change.refreshed.count + change.deleted.count
         var previousValueIndex: [ObjectIdentifier: Int]?
@@ -153,6 +158,6 @@ extension ObjectsDidChange {
         }
         return ObjectsDidChange(
             inserted: route.inserted, updated: route.updated, deleted: route.deleted, refreshed: route.refreshed,
-            changedKeys: changedKeys, isMerge: isMerge, previousValues: previous)
+            changedKeys: changedKeys, isMerge: isMerge, requiresRefetch: requiresRefetch, previousValues: previous)
     }
 }

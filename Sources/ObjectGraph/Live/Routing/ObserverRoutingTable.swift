@@ -116,6 +116,14 @@ struct ObserverRoutingTable {
         return routes.sorted { $0.token < $1.token }
     }
 
+    /// One route per observer, in token order, each with the whole batch: for a change that
+    /// does not list everything that changed.
+    func everyObserver(for change: ObjectsDidChange) -> [Route] {
+        interests.keys.sorted().map {
+            Route(token: $0, inserted: change.inserted, updated: change.updated, refreshed: change.refreshed, deleted: change.deleted)
+        }
+    }
+
     /// Appends each observer `object` concerns to `tokens`, once.
     private func observers(of object: ManagedObject, lookingUpValues: Bool, into tokens: inout [Int]) {
         guard let id = object.objectID else { return }

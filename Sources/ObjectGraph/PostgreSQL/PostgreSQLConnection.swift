@@ -1,0 +1,350 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection: parameterised statements (prepared once per text and reused), the
+/// translation of failures into ``ObjectGraphError``, and reconnection after the connection is
+/// lost.
+///
+/// ```swift
+/// let connection = try PostgreSQLConnection(PostgreSQLConnectionString(url))
+/// let result = try connection.execute("SELECT pk FROM \"Item\" WHERE rank < $1", [.int64(10)])
+/// ```
+///
+/// Not thread-safe on its own: its owner lends it to one caller at a time
+/// (``PostgreSQLConnectionPool``) or keeps it on one thread (``PostgreSQLListener``).
+/// Parameters and results travel in binary format (see ``PostgreSQLValue``).
+final class PostgreSQLConnection {
+    let connectionString: PostgreSQLConnectionString
+    /// `nil` once closed, or after the connection was lost until ``reconnect(wakeUp:)``.
+    private(set) var handle: OpaquePointer?
+    /// The server, database and user errors name: the host actually connected to.
+    private(set) var origin: PostgreSQLOrigin
+    /// Prepared statements by text and parameter types, most recently used last.
+    private var prepared: [PreparedKey: String] = [:]
+    private var preparedOrder: [PreparedKey] = []
+    private var preparedCount = 0
+    private let log: SQLLog?
+    /// Set by ``close()``: every later call throws ``ObjectGraphError/storeClosed(path:)``.
+    private(set) var isClosed = false
+
+    /// How many statements stay prepared on the server; the least recently used one beyond
+    /// that is deallocated.
+    static let preparedStatementCacheSize = 256
+
+    struct PreparedKey: Hashable {
+        let sql: String
+        let types: [UInt32]
+    }
+
+    /// Connects; see ``PostgreSQLConnector/connect(_:wakeUp:)`` for the errors.
+    init(_ connectionString: PostgreSQLConnectionString, log: SQLLog? = nil, wakeUp: PostgreSQLWakeUp? = nil) throws(ObjectGraphError) {
+        self.connectionString = connectionString
+        self.log = log
+        origin = PostgreSQLOrigin(server: connectionString.server, database: connectionString.database, user: connectionString.user)
+        try reconnect(wakeUp: wakeUp)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Ends the session. Idempotent.
+    func close() {
+        isClosed = true
+        dropConnection()
+    }
+
+    /// Whether the connection is open and was not seen lost. A server that went away while the
+    /// connection sat idle is noticed only by the next statement.
+    var isConnected: Bool {
+        guard let handle else { return false }
+        return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// The server process serving this connection (`pg_backend_pid()`).
+    var backendPID: Int32 { handle.map(PQbackendPID) ?? 0 }
+
+    /// Replaces a lost connection with a new one (prepared statements are prepared again as
+    /// they are used).
+    func reconnect(wakeUp: PostgreSQLWakeUp? = nil) throws(ObjectGraphError) {
+        if isClosed { throw .storeClosed(path: connectionString.description) }
+        dropConnection()
+        let opened = try PostgreSQLConnector.connect(connectionString, wakeUp: wakeUp)
+        handle = opened
+        origin = PostgreSQLOrigin(server: Self.connectedServer(of: opened) ?? connectionString.server,
+                                  database: String(cString: PQdb(opened)), user: String(cString: PQuser(opened)))
+        // Literals in our SQL double their quotes and nothing else (see `SQLDialect.literal`).
+        if let setting = PQparameterStatus(opened, "standard_conforming_strings"), String(cString: setting) != "on" {
+            try executeOnce("SET standard_conforming_strings = on")
+        }
+    }
+
+    func dropConnection() {
+        guard let handle else { return }
+        PQfinish(handle)
+        self.handle = nil
+        prepared = [:]
+        preparedOrder = []
+    }
+
+    // MARK: Statements
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`, …, preparing it on first use
+    /// and reusing the prepared form afterwards (the cache is keyed by the text and the
+    /// parameters' types).
+    ///
+    /// A statement prepared before a table it reads changed (a migration, another schema on the
+    /// search path) fails on the server with "cached plan must not change result type"; outside
+    /// a transaction it is prepared again and run once more, inside one the error is thrown
+    /// (the transaction is failed) and the statement prepared afresh next time.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
+        let handle = try liveHandle()
+        let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID.rawValue))
+        return try timed(sql, parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
+            let inTransaction = isInTransaction
+            do throws(ObjectGraphError) {
+                return try executePrepared(key, parameters, on: handle)
+            } catch {
+                guard case .postgreSQL(_, _, Self.outdatedPlan, _) = error else { throw error }
+                forgetPrepared(key)
+                if inTransaction { throw error }
+                return try executePrepared(key, parameters, on: handle)
+            }
+        }
+    }
+
+    /// The SQLSTATE of a prepared statement whose tables changed under it.
+    private static let outdatedPlan = "0A000"
+
+    private func executePrepared(_ key: PreparedKey, _ parameters: [PostgreSQLValue], on handle: OpaquePointer) throws(ObjectGraphError) -> PostgreSQLResult {
+        let name = try preparedName(for: key, on: handle)
+        return try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> PostgreSQLResult in
+            try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1), doing: key.sql)
+        }
+    }
+
+    /// Forgets a prepared statement (it is deallocated with the next ``discardPreparedStatements()``
+    /// or the session; its name is never reused).
+    private func forgetPrepared(_ key: PreparedKey) {
+        prepared[key] = nil
+        preparedOrder.removeAll { $0 == key }
+    }
+
+    /// Deallocates every prepared statement, so that each is prepared again against the tables
+    /// as they are now: what a store does after changing its schema.
+    func discardPreparedStatements() throws(ObjectGraphError) {
+        guard !prepared.isEmpty else { return }
+        try executeOnce("DEALLOCATE ALL")
+        prepared = [:]
+        preparedOrder = []
+    }
+
+    /// Runs one statement without preparing it (DDL, statements run once).
+    @discardableResult
+    func executeOnce(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
+        let handle = try liveHandle()
+        let types = parameters.map(\.typeOID.rawValue)
+        return try timed(sql, parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
+            try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> PostgreSQLResult in
+                try check(PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1), doing: sql)
+            }
+        }
+    }
+
+    /// Runs several `;`-separated statements with no parameters (a schema script), in the
+    /// simple query protocol: one round trip.
+    func executeScript(_ sql: String) throws(ObjectGraphError) {
+        let handle = try liveHandle()
+        _ = try timed(sql, []) { () throws(ObjectGraphError) -> PostgreSQLResult in
+            try check(PQexec(handle, sql), doing: sql)
+        }
+    }
+
+    /// Runs `sql`, then `COMMIT`, sent together in libpq's pipeline mode: one round trip
+    /// instead of two. It ends the transaction open on the connection (``transaction(_:_:)``
+    /// sees it ended and commits nothing more), and is how a save ends: what `sql` locks (the
+    /// history clock) is held only while the server runs it and commits, never across a round
+    /// trip to the client.
+    ///
+    /// - Returns: `sql`'s result.
+    /// - Throws: `sql`'s error (the transaction is then failed, and rolled back by
+    ///   ``transaction(_:_:)``); an error of the `COMMIT`; or
+    ///   ``ObjectGraphError/connectionLost(server:database:message:)``, which here means the
+    ///   outcome is unknown.
+    @discardableResult
+    func executeAndCommit(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
+        let handle = try liveHandle()
+        precondition(PQtransactionStatus(handle) == PQTRANS_INTRANS, "executeAndCommit ends an open, healthy transaction")
+        let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID.rawValue))
+        return try timed(sql + "; COMMIT", parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
+            let name = try preparedName(for: key, on: handle)
+            guard PQenterPipelineMode(handle) == 1 else { throw failure(of: nil, doing: "COMMIT") }
+            let sent = try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> Bool in
+                PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) == 1
+            }
+            guard sent, PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) == 1, PQpipelineSync(handle) == 1 else {
+                let error = failure(of: nil, doing: "COMMIT")
+                if let handle = self.handle { _ = Self.pipelineResults(of: handle) }
+                throw error
+            }
+            let results = Self.pipelineResults(of: handle)
+            guard results.count == 2, PQstatus(handle) == CONNECTION_OK else {
+                let error = failure(of: results.first, doing: "COMMIT")
+                results.forEach { PQclear($0) }
+                throw error
+            }
+            let status = PQresultStatus(results[0])
+            guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {
+                let error = failure(of: results[0], doing: sql)
+                results.forEach { PQclear($0) }
+                throw error
+            }
+            let committed = try check(results[1], doing: "COMMIT")
+            if committed.commandStatus != "COMMIT" {
+                PQclear(results[0])
+                throw .postgreSQL(server: origin.server, database: origin.database, code: "25P02",
+                                  message: "the transaction had failed and was rolled back: nothing of it was written")
+            }
+            return PostgreSQLResult(handle: results[0], origin: origin)
+        }
+    }
+
+    /// Reads a pipeline's results up to its sync point (one per statement sent) and leaves
+    /// pipeline mode.
+    private static func pipelineResults(of handle: OpaquePointer) -> [OpaquePointer] {
+        var results: [OpaquePointer] = []
+        var ends = 0
+        while PQstatus(handle) == CONNECTION_OK {
+            guard let result = PQgetResult(handle) else {
+                // Each statement's results end with a NULL; more NULLs than statements means
+                // the sync point will not come.
+                ends += 1
+                if ends > 2 { break }
+                continue
+            }
+            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                break
+            }
+            results.append(result)
+        }
+        PQexitPipelineMode(handle)
+        return results
+    }
+
+    private func liveHandle() throws(ObjectGraphError) -> OpaquePointer {
+        if isClosed { throw .storeClosed(path: connectionString.description) }
+        guard let handle else {
+            throw .connectionLost(server: origin.server, database: origin.database, message: "the connection was lost earlier and has not been reopened")
+        }
+        return handle
+    }
+
+    private func preparedName(for key: PreparedKey, on handle: OpaquePointer) throws(ObjectGraphError) -> String {
+        if let name = prepared[key] {
+            if let index = preparedOrder.lastIndex(of: key), index != preparedOrder.count - 1 {
+                preparedOrder.remove(at: index)
+                preparedOrder.append(key)
+            }
+            return name
+        }
+        if preparedOrder.count >= Self.preparedStatementCacheSize {
+            let evicted = preparedOrder.removeFirst()
+            if let name = prepared.removeValue(forKey: evicted) {
+                _ = try check(PQexec(handle, "DEALLOCATE \(name)"), doing: "DEALLOCATE \(name)")
+            }
+        }
+        preparedCount += 1
+        let name = "og_\(preparedCount)"
+        _ = try check(PQprepare(handle, name, key.sql, Int32(key.types.count), key.types), doing: key.sql)
+        prepared[key] = name
+        preparedOrder.append(key)
+        return name
+    }
+
+    /// Calls `body` with libpq's parameter arrays: values (NULL for `NULL`), lengths, formats.
+    private func withParameters<Result>(
+        _ parameters: [PostgreSQLValue],
+        _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) throws(ObjectGraphError) -> Result
+    ) throws(ObjectGraphError) -> Result {
+        let encoded = parameters.map(\.encoded)
+        let lengths = encoded.map { Int32($0?.count ?? 0) }
+        let formats = parameters.map(\.format)
+        // One buffer for every value, kept alive across the call. Each value is followed by a
+        // zero byte: libpq reads a text-format value (a numeric) as a C string.
+        let total = encoded.reduce(0) { $0 + ($1?.count ?? 0) + 1 }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 1)
+        defer { buffer.deallocate() }
+        var offset = 0
+        var pointers: [UnsafePointer<CChar>?] = []
+        pointers.reserveCapacity(encoded.count)
+        for bytes in encoded {
+            guard let bytes else { pointers.append(nil); continue }
+            let start = buffer.advanced(by: offset)
+            bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress { start.copyMemory(from: base, byteCount: source.count) }
+            }
+            start.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+            pointers.append(UnsafePointer(start.assumingMemoryBound(to: CChar.self)))
+            offset += bytes.count + 1
+        }
+        return try body(pointers, lengths, formats)
+    }
+
+    /// `result` if the statement succeeded; otherwise the typed error, and a lost connection is
+    /// dropped (the next use reconnects).
+    private func check(_ result: OpaquePointer?, doing sql: String) throws(ObjectGraphError) -> PostgreSQLResult {
+        if let result {
+            let status = PQresultStatus(result)
+            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
+                return PostgreSQLResult(handle: result, origin: origin)
+            }
+        }
+        let error = failure(of: result, doing: sql)
+        if let result { PQclear(result) }
+        throw error
+    }
+
+    private func failure(of result: OpaquePointer?, doing sql: String) -> ObjectGraphError {
+        guard let handle else { return .connectionLost(server: origin.server, database: origin.database, message: "the connection is closed") }
+        if PQstatus(handle) == CONNECTION_BAD {
+            let message = connectionString.scrub(String(cString: PQerrorMessage(handle))).trimmingTrailingNewlines
+            dropConnection()
+            let committing = sql == "COMMIT"
+            return .connectionLost(
+                server: origin.server, database: origin.database,
+                message: committing ? "\(message) (while committing: the transaction may or may not have been committed)" : message)
+        }
+        func field(_ code: UInt8) -> String? {
+            guard let result, let value = PQresultErrorField(result, Int32(code)) else { return nil }
+            return String(cString: value)
+        }
+        let code = field(UInt8(ascii: "C")) ?? "XX000"
+        var message = field(UInt8(ascii: "M")) ?? String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines
+        if let detail = field(UInt8(ascii: "D")) { message += " (\(detail))" }
+        return .postgreSQL(server: origin.server, database: origin.database, code: code,
+                           message: connectionString.scrub("\(message) (in: \(sql))"))
+    }
+
+    // MARK: Log
+
+    private func timed(
+        _ sql: String, _ parameters: [PostgreSQLValue], _ run: () throws(ObjectGraphError) -> PostgreSQLResult
+    ) throws(ObjectGraphError) -> PostgreSQLResult {
+        guard let log, log.isEnabled else { return try run() }
+        let start = ContinuousClock.now
+        defer {
+            let expanded = connectionString.scrub(PostgreSQLStatementText.expanding(sql, with: parameters))
+            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: ContinuousClock.now - start))
+        }
+        return try run()
+    }
+
+    /// `host:port`, or the socket file for a Unix-domain socket.
+    private static func connectedServer(of handle: OpaquePointer) -> String? {
+        guard let host = PQhost(handle).map({ String(cString: $0) }), !host.isEmpty else { return nil }
+        let port = PQport(handle).map { String(cString: $0) } ?? "5432"
+        return host.hasPrefix("/") ? "\(host)/.s.PGSQL.\(port)" : "\(host):\(port)"
+    }
+}

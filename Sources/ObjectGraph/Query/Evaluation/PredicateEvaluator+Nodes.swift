@@ -1,0 +1,398 @@
+import Foundation
+
+// How each `PredicateExpressions` node compiles: its children first, in the order Foundation
+// evaluates them, then what Foundation's `evaluate` does with their values — or, where that has
+// details worth keeping exactly (string tests, messages of the errors it throws), Foundation's
+// node itself run on the children's values. Where Swift traps, a ``PredicateTrap`` is thrown.
+
+extension PredicateExpressions.Variable: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        compiler.variable(self)
+    }
+}
+
+extension PredicateExpressions.Value: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let value = value
+        return { _ in value }
+    }
+}
+
+extension PredicateExpressions.NilLiteral: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        { _ in nil }
+    }
+}
+
+extension PredicateExpressions.KeyPath: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let keyPath = keyPath
+        if let slot = compiler.rowSlot(root: root, keyPath: keyPath, as: Output.self) {
+            // What the attribute's getter returns, read from the slot; the getter itself when
+            // the value needs converting or the object is not managed.
+            return { frame in
+                if let object = frame.object, !object.slots.isEmpty, let value = object.slots[slot].attributeValue(as: Output.self) {
+                    return value
+                }
+                guard let object = frame.object as? Root.Output else { throw PredicateError.undefinedVariable }
+                return object[keyPath: keyPath]
+            }
+        }
+        let root = compiler.compile(root)
+        return { frame in try root(&frame)[keyPath: keyPath] }
+    }
+}
+
+// MARK: Comparisons and logic
+
+extension PredicateCompiler {
+    /// `lhs` and `rhs` evaluated in that order, then `operation` on their values: the shape of
+    /// most nodes.
+    mutating func combine<LHS: PredicateExpression, RHS: PredicateExpression, Output>(
+        _ lhs: LHS, _ rhs: RHS, _ operation: @escaping (LHS.Output, RHS.Output) throws -> Output
+    ) -> Evaluation<Output> {
+        let lhs = compile(lhs)
+        let rhs = compile(rhs)
+        return { frame in
+            let left = try lhs(&frame)
+            return try operation(left, rhs(&frame))
+        }
+    }
+}
+
+extension PredicateExpressions.Equal: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        compiler.combine(lhs, rhs, ==)
+    }
+}
+
+extension PredicateExpressions.NotEqual: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        compiler.combine(lhs, rhs, !=)
+    }
+}
+
+extension PredicateExpressions.Comparison: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        switch op {
+        case .lessThan: compiler.combine(lhs, rhs, <)
+        case .lessThanOrEqual: compiler.combine(lhs, rhs, <=)
+        case .greaterThan: compiler.combine(lhs, rhs, >)
+        case .greaterThanOrEqual: compiler.combine(lhs, rhs, >=)
+        }
+    }
+}
+
+extension PredicateExpressions.Conjunction: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        let lhs = compiler.compile(lhs)
+        let rhs = compiler.compile(rhs)
+        return { frame in try lhs(&frame) ? try rhs(&frame) : false }
+    }
+}
+
+extension PredicateExpressions.Disjunction: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        let lhs = compiler.compile(lhs)
+        let rhs = compiler.compile(rhs)
+        return { frame in try lhs(&frame) ? true : try rhs(&frame) }
+    }
+}
+
+extension PredicateExpressions.Negation: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        let wrapped = compiler.compile(wrapped)
+        return { frame in try !wrapped(&frame) }
+    }
+}
+
+extension PredicateExpressions.Conditional: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let test = compiler.compile(test)
+        let whenTrue = compiler.compile(trueBranch)
+        let whenFalse = compiler.compile(falseBranch)
+        return { frame in try test(&frame) ? try whenTrue(&frame) : try whenFalse(&frame) }
+    }
+}
+
+// MARK: Optionals
+
+extension PredicateExpressions.NilCoalesce: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let lhs = compiler.compile(lhs)
+        let rhs = compiler.compile(rhs)
+        return { frame in
+            if let value = try lhs(&frame) { return value }
+            return try rhs(&frame)
+        }
+    }
+}
+
+extension PredicateExpressions.OptionalFlatMap: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let wrapped = compiler.compile(wrapped)
+        let index = compiler.declareLocal(variable)
+        let transform = compiler.compile(transform)
+        return { frame in
+            guard let inner = try wrapped(&frame) else { return nil }
+            frame.locals[index] = inner
+            defer { frame.locals[index] = nil }
+            return try transform(&frame) as! Result?
+        }
+    }
+}
+
+extension PredicateExpressions.ForcedUnwrap: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let inner = compiler.compile(inner)
+        return { frame in
+            let value = try inner(&frame)
+            if let value { return value }
+            // Foundation's own error and message.
+            return try PredicateExpressions.ForcedUnwrap<PredicateExpressions.Value<Wrapped?>, Wrapped>(PredicateExpressions.Value(value))
+                .evaluate(PredicateBindings())
+        }
+    }
+}
+
+// MARK: Sequences and ranges
+
+extension PredicateExpressions.SequenceContains: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        compiler.combine(sequence, element) { $0.contains($1) }
+    }
+}
+
+extension PredicateExpressions.SequenceContainsWhere: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        compiler.firstElement(of: sequence, boundTo: variable, where: test, is: true)
+    }
+}
+
+extension PredicateExpressions.SequenceAllSatisfy: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        // Every element passes when none fails.
+        let failing = compiler.firstElement(of: sequence, boundTo: variable, where: test, is: false)
+        return { frame in try !failing(&frame) }
+    }
+}
+
+extension PredicateCompiler {
+    /// Whether some element of `sequence`, bound to `variable`, makes `test` give `result`:
+    /// the elements tried in order, stopping at the first.
+    mutating func firstElement<Sequence: PredicateExpression, Test: PredicateExpression<Bool>>(
+        of sequence: Sequence, boundTo variable: PredicateExpressions.Variable<Sequence.Output.Element>, where test: Test, is result: Bool
+    ) -> Evaluation<Bool> where Sequence.Output: Swift.Sequence {
+        let sequence = compile(sequence)
+        let index = declareLocal(variable)
+        let test = compile(test)
+        return { frame in
+            defer { frame.locals[index] = nil }
+            for element in try sequence(&frame) {
+                frame.locals[index] = element
+                if try test(&frame) == result { return true }
+            }
+            return false
+        }
+    }
+}
+
+extension PredicateExpressions.Filter: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let sequence = compiler.compile(sequence)
+        let index = compiler.declareLocal(variable)
+        let filter = compiler.compile(filter)
+        return { frame in
+            defer { frame.locals[index] = nil }
+            var kept: Output = []
+            for element in try sequence(&frame) {
+                frame.locals[index] = element
+                if try filter(&frame) { kept.append(element) }
+            }
+            return kept
+        }
+    }
+}
+
+// The string tests run Foundation's own node on the values, for its exact meaning.
+extension PredicateExpressions.CollectionContainsCollection: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        compiler.combine(base, other) { base, other in
+            try PredicateExpressions.CollectionContainsCollection(base: PredicateExpressions.Value(base), other: PredicateExpressions.Value(other))
+                .evaluate(PredicateBindings())
+        }
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        compiler.combine(base, prefix) { base, prefix in
+            try PredicateExpressions.SequenceStartsWith(base: PredicateExpressions.Value(base), prefix: PredicateExpressions.Value(prefix))
+                .evaluate(PredicateBindings())
+        }
+    }
+}
+
+extension PredicateExpressions.RangeExpressionContains: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        compiler.combine(range, element) { $0.contains($1) }
+    }
+}
+
+extension PredicateExpressions.ClosedRange: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        compiler.combine(lower, upper) { low, high in
+            guard low <= high else { throw PredicateTrap.reversedRange(low, high, closed: true) }
+            return low...high
+        }
+    }
+}
+
+extension PredicateExpressions.Range: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        compiler.combine(lower, upper) { low, high in
+            guard low <= high else { throw PredicateTrap.reversedRange(low, high, closed: false) }
+            return low..<high
+        }
+    }
+}
+
+extension PredicateExpressions.SequenceMaximum: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let elements = compiler.compile(elements)
+        return { frame in try elements(&frame).max() }
+    }
+}
+
+extension PredicateExpressions.SequenceMinimum: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let elements = compiler.compile(elements)
+        return { frame in try elements(&frame).min() }
+    }
+}
+
+extension PredicateExpressions.CollectionIndexSubscript: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        // Foundation's bounds check and message.
+        compiler.combine(wrapped, index) { collection, position in
+            try PredicateExpressions.CollectionIndexSubscript(wrapped: PredicateExpressions.Value(collection), index: PredicateExpressions.Value(position))
+                .evaluate(PredicateBindings())
+        }
+    }
+}
+
+// MARK: Types
+
+extension PredicateExpressions.TypeCheck: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
+        let input = compiler.compile(input)
+        return { frame in try input(&frame) is Desired }
+    }
+}
+
+extension PredicateExpressions.ConditionalCast: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let input = compiler.compile(input)
+        return { frame in try input(&frame) as? Desired }
+    }
+}
+
+extension PredicateExpressions.ForceCast: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let input = compiler.compile(input)
+        return { frame in
+            let value = try input(&frame)
+            return try PredicateExpressions.ForceCast<PredicateExpressions.Value<Input.Output>, Desired>(PredicateExpressions.Value(value))
+                .evaluate(PredicateBindings())
+        }
+    }
+}
+
+// MARK: Arithmetic
+
+extension PredicateExpressions.ArithmeticOperator {
+    var operation: ArithmeticOperation {
+        switch self {
+        case .add: .add
+        case .subtract: .subtract
+        case .multiply: .multiply
+        }
+    }
+}
+
+/// Checked integer operations on a predicate's own type.
+enum IntegerOperations {
+    /// `op` on `Output` with Swift's traps thrown, when `Output` is a fixed-width integer.
+    static func checked<Output>(_ op: ArithmeticOperation, on type: Output.Type) -> ((Output, Output) throws -> Output)? {
+        guard let integer = type as? any FixedWidthInteger.Type else { return nil }
+        return operation(op, integer) as? (Output, Output) throws -> Output
+    }
+
+    /// Negation on `Output` with Swift's trap thrown, when `Output` is a fixed-width integer.
+    static func checkedNegation<Output>(on type: Output.Type) -> ((Output) throws -> Output)? {
+        guard let integer = type as? any FixedWidthInteger.Type else { return nil }
+        return negation(integer) as? (Output) throws -> Output
+    }
+
+    private static func operation<I: FixedWidthInteger>(_ op: ArithmeticOperation, _: I.Type) -> Any {
+        { (lhs: I, rhs: I) throws -> I in try CheckedArithmetic.apply(op, lhs, rhs) }
+    }
+
+    private static func negation<I: FixedWidthInteger>(_: I.Type) -> Any {
+        { (value: I) throws -> I in try CheckedArithmetic.negate(value) }
+    }
+}
+
+extension PredicateExpressions.Arithmetic: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        if let checked = IntegerOperations.checked(op.operation, on: Output.self) { return compiler.combine(lhs, rhs, checked) }
+        // Floating point and `Decimal` do not trap.
+        switch op {
+        case .add: return compiler.combine(lhs, rhs, +)
+        case .subtract: return compiler.combine(lhs, rhs, -)
+        case .multiply: return compiler.combine(lhs, rhs, *)
+        }
+    }
+}
+
+extension PredicateExpressions.UnaryMinus: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        let wrapped = compiler.compile(wrapped)
+        if let checked = IntegerOperations.checkedNegation(on: Output.self) {
+            return { frame in try checked(wrapped(&frame)) }
+        }
+        return { frame in try -wrapped(&frame) }
+    }
+}
+
+extension PredicateExpressions.IntDivision: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        compiler.division(.divide, lhs, rhs)
+    }
+}
+
+extension PredicateExpressions.IntRemainder: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        compiler.division(.remainder, lhs, rhs)
+    }
+}
+
+extension PredicateCompiler {
+    /// `lhs / rhs` or `lhs % rhs` on integers, a division by zero (or `min / -1`) thrown.
+    mutating func division<LHS: PredicateExpression, RHS: PredicateExpression>(
+        _ op: ArithmeticOperation, _ lhs: LHS, _ rhs: RHS
+    ) -> Evaluation<LHS.Output> where LHS.Output: BinaryInteger, RHS.Output == LHS.Output {
+        if let checked = IntegerOperations.checked(op, on: LHS.Output.self) { return combine(lhs, rhs, checked) }
+        // An integer type of no fixed width does not overflow.
+        return combine(lhs, rhs) { left, right in
+            guard right != 0 else { throw PredicateTrap.divisionByZero(left, op) }
+            return op == .divide ? left / right : left % right
+        }
+    }
+}
+
+extension PredicateExpressions.FloatDivision: EvaluableExpression {
+    func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
+        compiler.combine(lhs, rhs, /)
+    }
+}
