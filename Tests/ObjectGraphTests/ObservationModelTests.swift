@@ -72,6 +72,7 @@ struct ObservationModelTests {
         let matches = view.performAndWait {
             Self.tagTitles.map { title in view.observableObject(matching: #Predicate<Tag> { $0.title == title }) { $0.title } }
         }
+        let matchLogs = Self.tagTitles.map { _ in ObservationLog() }
         let evenRequest = Self.requests[3].request
         let namedA = Self.requests[1].request
         nonisolated(unsafe) let agreeing = view.performAndWait {
@@ -90,6 +91,9 @@ struct ObservationModelTests {
                 let results = item.results
                 view.performAndWait { item.log.track { _ = results.objects; _ = results.elements; _ = results.count; _ = results.sections } }
             }
+            for (match, log) in zip(matches, matchLogs) {
+                view.performAndWait { log.track { _ = match.object; _ = match.value; _ = match.failure } }
+            }
             view.performAndWait {
                 agreeingLog.track({ _ = agreeing.values }, queue: view.queue) { _ in
                     let (rows, count, _) = agreeing.values
@@ -97,6 +101,7 @@ struct ObservationModelTests {
                 }
             }
             let before = view.performAndWait { observed.map { Set($0.results.objects.compactMap(\.objectID)) } }
+            let matchedBefore = view.performAndWait { matches.map { $0.object?.objectID } }
             let context = siblings[Int.random(in: 0..<2, using: &generator)]
             let (label, touched) = try context.performAndWait {
                 let label = try Self.randomChange(in: context, using: &generator)
@@ -127,11 +132,15 @@ struct ObservationModelTests {
                     #expect(item.log.count == (concerned ? 1 : 0), "\(item.label): \(item.log.count) changes; \(where_)")
                     item.log.reset()
                 }
-                for (title, match) in zip(Self.tagTitles, matches) {
+                for (index, (title, match)) in zip(Self.tagTitles, matches).enumerated() {
                     let fresh = try view.fetch(FetchRequest<Tag>(predicate: #Predicate { $0.title == title }))
                     #expect(match.object?.objectID == fresh.first?.objectID, "\(title); \(where_)")
                     #expect(match.value == fresh.first?.title)
                     #expect(match.failure == nil)
+                    // One change when the save touched the object it showed or the one it shows now.
+                    let concerned = [matchedBefore[index], fresh.first?.objectID].contains { $0.map(touched.contains) ?? false }
+                    #expect(matchLogs[index].count == (concerned ? 1 : 0), "\(title): \(matchLogs[index].count) changes; \(where_)")
+                    matchLogs[index].reset()
                 }
                 let (rows, count, namedAObjects) = agreeing.values
                 #expect(rows == (try view.totallyOrderedFetch(evenRequest)).map(\.rank), "agreeing results; \(where_)")
