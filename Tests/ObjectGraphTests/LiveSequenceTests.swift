@@ -64,6 +64,20 @@ final class Received<Value>: @unchecked Sendable {  // `lock` protects `values`
     }
 }
 
+/// Weak references to objects a consumer saw, counted from the test's task.
+final class WeakReferences: @unchecked Sendable {  // `lock` protects `references`
+    private struct Reference { weak var object: AnyObject? }
+    private let lock = NSLock()
+    private var references: [Reference] = []
+
+    func add(_ object: AnyObject) {
+        lock.withLock { references.append(Reference(object: object)) }
+    }
+
+    /// How many of the objects are still alive.
+    var alive: Int { lock.withLock { references.filter { $0.object != nil }.count } }
+}
+
 @Suite("LiveSequence: live results as async sequences, one unit of demand per next()")
 struct LiveSequenceTests {
     typealias Setup = ObservableResultsTests.Setup
@@ -109,16 +123,22 @@ struct LiveSequenceTests {
         let setup = try Setup(flavor)
         let view = setup.view
         let received = Received<Int>()
+        let seen = WeakReferences()
         let consumer = Task {
-            for try await difference in view.changes(for: Self.byRank) { received.append(difference.count) }
+            for try await difference in view.changes(for: Self.byRank) {
+                for case .insert(_, let object, _) in difference.insertions { seen.add(object) }
+                received.append(difference.count)
+            }
             return "ended"
         }
         #expect(await received.wait(for: 1))
+        #expect(seen.alive == 5, "the controller holds the objects of its first value")
         #expect(view.hasObjectsDidChangeObservers)
         consumer.cancel()
         #expect(try await consumer.value == "ended")
         view.flush()
         #expect(!view.hasObjectsDidChangeObservers, "the controller stopped following the context")
+        #expect(seen.alive == 0, "the subscription, its controller and the objects it held were released")
         try setup.save { Content(context: $0).name = "after" }
         #expect(received.all.count == 1)
     }
