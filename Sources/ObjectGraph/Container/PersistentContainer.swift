@@ -50,6 +50,8 @@ public final class PersistentContainer: Sendable {
     /// Opens a store of the given kind.
     ///
     /// - Parameters:
+    ///   - model: the entities the store holds.
+    ///   - kind: which store, and where (``StoreKind``).
     ///   - viewContextQueue: the queue of ``viewContext``; by default the main queue in an app,
     ///     a serial queue of its own elsewhere (see ``ViewContextQueue``).
     ///   - changeFeed: how history is kept and other writers followed (see ``ChangeFeedOptions``).

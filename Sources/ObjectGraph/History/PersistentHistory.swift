@@ -38,6 +38,7 @@ public struct PersistentHistory: Sendable {
     /// The transactions after `token`, oldest first (with `nil`, every one kept).
     ///
     /// - Parameters:
+    ///   - token: where to start: the transactions after it; `nil` for every one kept.
     ///   - authors: only transactions whose ``HistoryTransaction/author`` is one of these.
     ///   - entityNames: only the changes of these entities, and only transactions with one.
     /// - Throws: ``ObjectGraphError/historyTokenExpired(path:token:oldestAvailable:)`` when the
