@@ -60,7 +60,7 @@ struct ConcurrencyObservationTests {
             let fresh = try view.totallyOrderedFetch(Self.byRank)
             #expect(results.objects == fresh)
             #expect(results.elements == fresh.map(\.name))
-            #expect(match.object?.name == "w1-7")
+            #expect(match.object?.name == "w1-7", "failure: \(String(describing: match.failure))")
             let even = try view.totallyOrderedFetch(Self.even)
             #expect(agreeing.values.0 == even)
             #expect(agreeing.values.1 == even.count)
@@ -141,9 +141,7 @@ struct ConcurrencyObservationTests {
             }
         }
         #expect(caughtUp)
-        consumer.cancel()
-        turnstile.grant()
-        _ = await consumer.result
+        await turnstile.cancel(consumer)
         view.flush()
         #expect(!view.hasObjectsDidChangeObservers)
     }

@@ -24,6 +24,13 @@ final class Turnstile: @unchecked Sendable {  // `lock` protects `permits` and `
         }
     }
 
+    /// Cancels `consumer`, lets it through (its `next()` then returns nil) and waits for it to end.
+    func cancel<Success: Sendable, Failure: Error>(_ consumer: Task<Success, Failure>) async {
+        consumer.cancel()
+        grant()
+        _ = await consumer.result
+    }
+
     func grant() {
         let waiter = lock.withLock {
             guard !waiters.isEmpty else {
@@ -113,9 +120,7 @@ struct LiveSequenceTests {
             #expect(shown == (try view.totallyOrderedFetch(Self.byRank)))
             #expect(received.all[1].insertions.count == 10, "five inserted, five moved, in one difference")
         }
-        consumer.cancel()
-        turnstile.grant()  // the cancelled consumer's next() then returns nil
-        _ = await consumer.result
+        await turnstile.cancel(consumer)
     }
 
     @Test("cancelling the consuming task ends the loop and stops the controller", arguments: StoreFlavor.allCases)
@@ -192,9 +197,7 @@ struct LiveSequenceTests {
         #expect(await received.wait(for: 3))
         let ids = received.all
         #expect(ids.count == 3 && ids[0] == nil && ids[1] != nil && ids[2] == nil)
-        consumer.cancel()
-        turnstile.grant()  // the cancelled consumer's next() then returns nil
-        _ = await consumer.result
+        await turnstile.cancel(consumer)
     }
 
     @Test("queries that agree, awaited: every value shows the list and its count at one state", arguments: StoreFlavor.allCases)
@@ -226,8 +229,6 @@ struct LiveSequenceTests {
             #expect(shown.count == count)
         }
         #expect(received.all.map(\.1) == [0, 4])
-        consumer.cancel()
-        turnstile.grant()  // the cancelled consumer's next() then returns nil
-        _ = await consumer.result
+        await turnstile.cancel(consumer)
     }
 }

@@ -30,6 +30,17 @@ struct RemoteChangesTests {
             }
         }
 
+        /// Waits until both containers have recorded their progress (no write of theirs is due
+        /// for a while), then has each look at the file: a write that bypasses the store right
+        /// after one of the store's own, before anyone looked, would not be told apart (see
+        /// FeedPosition). False if the progress was not recorded in time.
+        func readyForBypassingWrites() -> Bool {
+            let registered = [writer, reader].compactMap { $0.coordinator.feed?.readerName }
+            let recorded = eventually { (try? reader.history.readers().filter { registered.contains($0.name) }.count) == 2 }
+            for container in [writer, reader] { container.coordinator.feed?.checkNow() }
+            return recorded
+        }
+
         /// Waits until the reader's live results show what the file holds.
         func settled() throws -> Bool {
             try eventually { try live.agree(with: reader) }
@@ -125,12 +136,7 @@ struct RemoteChangesTests {
                 }
             }
             #expect(try pair.settled())
-            // Both containers have recorded their progress: no write of theirs is due for a while.
-            let registered = [pair.writer, pair.reader].compactMap { $0.coordinator.feed?.readerName }
-            #expect(eventually { (try? pair.reader.history.readers().filter { registered.contains($0.name) }.count) == 2 })
-            // And each has looked since: a write that bypasses the store right after one of the
-            // store's own, before anyone looked, would not be told apart (see FeedPosition).
-            for container in [pair.writer, pair.reader] { container.coordinator.feed?.checkNow() }
+            #expect(pair.readyForBypassingWrites())
             let deliveriesBefore = pair.live.deliveries
             // What the sqlite3 shell would do: no history, no version bump.
             let raw = try RawDatabase(path: pair.url.path)
@@ -153,9 +159,7 @@ struct RemoteChangesTests {
             let pair = try Pair(directory: directory)
             try pair.write { context in Card(context: context).title = "a" }
             #expect(try pair.settled())
-            let registered = [pair.writer, pair.reader].compactMap { $0.coordinator.feed?.readerName }
-            #expect(eventually { (try? pair.reader.history.readers().filter { registered.contains($0.name) }.count) == 2 })
-            for container in [pair.writer, pair.reader] { container.coordinator.feed?.checkNow() }
+            #expect(pair.readyForBypassingWrites())
             // The "watched" observer is found by a lookup on the title; no object of the
             // context has that title, and the shell's insert names nothing to the history.
             let raw = try RawDatabase(path: pair.url.path)
