@@ -64,6 +64,23 @@ def main(path):
     r = parse(path)
     rows = []
 
+    def flat_in_n(scenario):
+        """`scenario` at N = 100,000 against N = 1,000, both 100 saves an iteration."""
+        small, large = median(r, f"{scenario}-1000 Streams"), median(r, f"{scenario}-100000 Streams")
+        if small and large:
+            per_small, per_large = small / 100, large / 100
+            rows.append((f"{scenario} flat in N", f"{per_large:,.0f} per save at 100,000", f"{per_small:,.0f} per save at 1,000",
+                         f"{per_large / per_small:.2f}×", "—", "N = 100,000 within 2× of N = 1,000",
+                         "holds" if per_large <= 2 * per_small else "MISSED"))
+
+    def saves_memory(scenario, label):
+        """The peak memory of `scenario` after 10,000 saves against after 1,000."""
+        m1, m10 = (r.get(f"{scenario}-{s} Streams", {}).get("Memory (resident peak)") for s in (1_000, 10_000))
+        if m1 and m10:
+            rows.append((label, f"{m10 / 1e6:,.0f} MB peak", f"{m1 / 1e6:,.0f} MB peak", f"{m10 / m1:.2f}×", "—",
+                         "one difference (asserted); peak memory independent of the saves",
+                         "holds" if m10 <= m1 * 1.1 else "MISSED"))
+
     def row(scenario, ours, peer, peer_label, target, holds, elements=None, note="", per=1):
         ours_t, peer_t = median(r, ours), median(r, peer) if peer else None
         ours_t = ours_t / per if ours_t else ours_t
@@ -112,18 +129,8 @@ def main(path):
                          f"{per_naive:,.0f} (naive re-fetch + difference(from:))", f"{per_naive / per_ours:.1f}× faster", "—",
                          "≥ 100× faster than naive at N = 100,000" if size == 100_000 else "—",
                          ("holds" if holds else "MISSED") if size == 100_000 else "—"))
-    small, large = median(r, "C1-1000 Streams"), median(r, "C1-100000 Streams")
-    if small and large:
-        per_small, per_large = small / 100, large / 100
-        rows.append(("C1 flat in N", f"{per_large:,.0f} per save at 100,000", f"{per_small:,.0f} per save at 1,000",
-                     f"{per_large / per_small:.2f}×", "—", "N = 100,000 within 2× of N = 1,000",
-                     "holds" if per_large <= 2 * per_small else "MISSED"))
-    m1, m10 = (r.get(f"C2-{s} Streams", {}).get("Memory (resident peak)") for s in (1_000, 10_000))
-    if m1 and m10:
-        rows.append(("C2 1,000 vs 10,000 saves without demand, then one request", f"{m10 / 1e6:,.0f} MB peak",
-                     f"{m1 / 1e6:,.0f} MB peak", f"{m10 / m1:.2f}×", "—",
-                     "one difference (asserted); peak memory independent of the saves",
-                     "holds" if m10 <= m1 * 1.1 else "MISSED"))
+    flat_in_n("C1")
+    saves_memory("C2", "C2 1,000 vs 10,000 saves without demand, then one request")
     for k in (1, 100, 10_000):
         row(f"C3 applyingChanges, k = {k:,} of 100,000", f"C3-{k} Streams", f"C3-{k} rebuild", "map rebuild",
             "k = 1 under 1% of the rebuild" if k == 1 else "—",
@@ -136,17 +143,8 @@ def main(path):
         row(f"V1 observable live result, one update per save, N = {size:,} (per save)", f"V1-{size} Streams",
             f"V1-{size} changesPublisher", "changesPublisher + apply in place", "≤ 1.2× the baseline",
             lambda o, p: o / p <= 1.2, per=100)
-    small, large = median(r, "V1-1000 Streams"), median(r, "V1-100000 Streams")
-    if small and large:
-        rows.append(("V1 flat in N", f"{large / 100:,.0f} per save at 100,000", f"{small / 100:,.0f} per save at 1,000",
-                     f"{large / small:.2f}×", "—", "N = 100,000 within 2× of N = 1,000",
-                     "holds" if large <= 2 * small else "MISSED"))
-    m1, m10 = (r.get(f"V2-{s} Streams", {}).get("Memory (resident peak)") for s in (1_000, 10_000))
-    if m1 and m10:
-        rows.append(("V2 changes(for:) in a for-await loop, 1,000 vs 10,000 saves while it is suspended", f"{m10 / 1e6:,.0f} MB peak",
-                     f"{m1 / 1e6:,.0f} MB peak", f"{m10 / m1:.2f}×", "—",
-                     "one difference (asserted); peak memory independent of the saves",
-                     "holds" if m10 <= m1 * 1.1 else "MISSED"))
+    flat_in_n("V1")
+    saves_memory("V2", "V2 changes(for:) in a for-await loop, 1,000 vs 10,000 saves while it is suspended")
     for k in (1, 100, 1_000):
         row(f"V3 one observed change, K = {k:,} objectPublishers (per change)", f"V3-change-{k} Streams", f"V3-change-{k} GRDB",
             "GRDB ValueObservation", "≤ GRDB at K = 1" if k == 1 else "—",

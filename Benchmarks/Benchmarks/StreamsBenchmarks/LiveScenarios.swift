@@ -29,6 +29,25 @@ func makeContainer(rows count: Int, store: StoreKind = .inMemory) -> PersistentC
 
 let byRank = FetchRequest<Row>(sortBy: [SortDescriptor(\.rank)])
 
+/// On the view context's queue: renames one of the `size` rows and saves, once to warm up, then
+/// `saves` times measured. `beforeEach` runs before each save (an observer arming itself again).
+func measureRenames(in view: ManagedObjectContext, rows size: Int, saves: Int, benchmark: Benchmark, beforeEach: () -> Void = {}) {
+    view.performAndWait {
+        let rows = try! view.fetch(byRank)
+        rows[size / 2].name = "warm-up"
+        try! view.save()
+        benchmark.startMeasurement()
+        for step in 0..<saves {
+            beforeEach()
+            rows[(step * 7_919) % size].name = "renamed \(step)"
+            try! view.save()
+        }
+        benchmark.stopMeasurement()
+        // Otherwise `rows` may be released (100,000 releases) before the measurement stops.
+        withExtendedLifetime(rows) {}
+    }
+}
+
 func registerLiveScenarios() {
     // C1: one object updated per save; time from save() to the difference delivered.
     for size in [1_000, 10_000, 100_000] {
@@ -43,19 +62,7 @@ func registerLiveScenarios() {
             let view = container.viewContext
             var delivered = 0
             let cancellable = view.changesPublisher(for: byRank).sink(receiveCompletion: { _ in }, receiveValue: { _ in delivered += 1 })
-            view.performAndWait {
-                let rows = try! view.fetch(byRank)
-                rows[size / 2].name = "warm-up"
-                try! view.save()
-                benchmark.startMeasurement()
-                for step in 0..<saves {
-                    rows[(step * 7_919) % size].name = "renamed \(step)"
-                    try! view.save()
-                }
-                benchmark.stopMeasurement()
-                // Otherwise `rows` may be released (100,000 releases) before the measurement stops.
-                withExtendedLifetime(rows) {}
-            }
+            measureRenames(in: view, rows: size, saves: saves, benchmark: benchmark)
             precondition(delivered == saves + 2, "every save must deliver one difference")
             withExtendedLifetime(cancellable) {}
         }

@@ -51,24 +51,16 @@ func registerObservationScenarios() {
             let container = makeContainer(rows: size)
             let view = container.viewContext
             let changes = ChangeCount()
+            // Made, read and released on the view context's queue only.
+            nonisolated(unsafe) let live = view.performAndWait { view.observableResults(for: byRank) { RowViewModel($0.rank) } }
+            let observe = {
+                withObservationTracking { _ = live.elements.count } onChange: { changes.increment() }
+            }
+            view.performAndWait(observe)  // armed for the warm-up save
+            measureRenames(in: view, rows: size, saves: saves, benchmark: benchmark, beforeEach: observe)
             view.performAndWait {
-                let live = view.observableResults(for: byRank) { RowViewModel($0.rank) }
-                let rows = try! view.fetch(byRank)
-                func observe() {
-                    withObservationTracking { _ = live.elements.count } onChange: { changes.increment() }
-                }
-                observe()
-                rows[size / 2].name = "warm-up"
-                try! view.save()
-                benchmark.startMeasurement()
-                for step in 0..<saves {
-                    observe()
-                    rows[(step * 7_919) % size].name = "renamed \(step)"
-                    try! view.save()
-                }
-                benchmark.stopMeasurement()
                 precondition(live.elements.count == size)
-                withExtendedLifetime((rows, live)) {}
+                withExtendedLifetime(live) {}
             }
             precondition(changes.count == saves + 1, "every save must change the results once")
         }
@@ -81,18 +73,7 @@ func registerObservationScenarios() {
                 try! board.rows.apply(difference) { RowViewModel($0.rank) }
                 delivered += 1
             })
-            view.performAndWait {
-                let rows = try! view.fetch(byRank)
-                rows[size / 2].name = "warm-up"
-                try! view.save()
-                benchmark.startMeasurement()
-                for step in 0..<saves {
-                    rows[(step * 7_919) % size].name = "renamed \(step)"
-                    try! view.save()
-                }
-                benchmark.stopMeasurement()
-                withExtendedLifetime(rows) {}
-            }
+            measureRenames(in: view, rows: size, saves: saves, benchmark: benchmark)
             precondition(delivered == saves + 2 && board.rows.count == size)
             withExtendedLifetime(cancellable) {}
         }
