@@ -143,7 +143,7 @@ struct ConcurrencySchedulingTests {
             if subscriber.values.count == 10 { tenTicks.signal() }
             return .none
         })
-        Publishers.Timer(every: .microseconds(200), scheduler: concurrentQueue("timer")).subscribe(subscriber)
+        SchedulerTimer(every: .microseconds(200), scheduler: concurrentQueue("timer")).subscribe(subscriber)
         subscriber.request(.unlimited)
         #expect(tenTicks.wait(timeout: .now() + 60) == .success)
         subscriber.cancel()

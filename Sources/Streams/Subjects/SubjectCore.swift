@@ -26,7 +26,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var entries: [Entry] = []
     @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
-    private var upstreams = SubjectUpstreams()
+    private var upstreams = SubjectUpstreams(asksAtOnce: true)
     /// The latest value.
     @usableFromInline @exclusivity(unchecked) var current: Output
     /// How its subscriptions describe themselves: `"CurrentValueSubject"`, or `"PublishedSubject"`
@@ -109,9 +109,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     func send(subscription: any Subscription) {
         lock.lock()
-        let kept = upstreams.keep(subscription, ifOpen: completion == nil)
+        let answer = upstreams.keep(subscription, ifOpen: completion == nil)
         lock.unlock()
-        SubjectUpstreams.answer(subscription, kept: kept)
+        SubjectUpstreams.answer(answer, subscription)
     }
 
     /// The latest value.

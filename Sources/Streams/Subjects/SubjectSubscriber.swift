@@ -1,9 +1,19 @@
 /// Feeds a subject from an upstream publisher (``Publisher/subscribe(_:)-(Subject)``).
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CombineDescribing, @unchecked Sendable {
-    // `lock` protects `subject` and `upstream`; both are released on completion or cancel.
+///
+/// As Combine's, it is also the subscription the subject is given (described as `"Subject"`):
+/// the subject's requests and cancel pass through it to upstream, and a cancel from either side
+/// detaches the subject.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
+    private enum Status {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminated
+    }
+
+    // `lock` protects `status` and `subject`; both are let go of on completion or cancel.
     private let lock = Lock()
+    private var status = Status.awaitingSubscription
     private var subject: Downstream?
-    private var upstream: (any Subscription)?
 
     init(_ subject: Downstream) { self.subject = subject }
 
@@ -17,12 +27,16 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Com
         ])
     }
 
+    private var upstream: (any Subscription)? {
+        if case .subscribed(let subscription) = status { subscription } else { nil }
+    }
+
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard upstream == nil, let subject else { lock.unlock(); subscription.cancel(); return }
-        upstream = subscription
+        guard case .awaitingSubscription = status, let subject else { lock.unlock(); subscription.cancel(); return }
+        status = .subscribed(subscription)
         lock.unlock()
-        subject.send(subscription: subscription)
+        subject.send(subscription: self)
     }
 
     func receive(_ input: Downstream.Output) -> Subscribers.Demand {
@@ -35,21 +49,26 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Com
 
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         lock.lock()
-        let subject = self.subject
+        guard case .subscribed = status, let subject else { lock.unlock(); return }
         self.subject = nil
-        upstream = nil
+        status = .terminated
         lock.unlock()
-        subject?.send(completion: completion)
+        subject.send(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let upstream = lock.withLock { self.upstream }
+        upstream?.request(demand)
     }
 
     func cancel() {
         lock.lock()
-        let subscription = upstream
+        let upstream = self.upstream
         let released = subject  // the subject's deinit may call back in: release it unlocked
-        upstream = nil
+        status = .terminated
         subject = nil
         lock.unlock()
         withExtendedLifetime(released) {}
-        subscription?.cancel()
+        upstream?.cancel()
     }
 }
