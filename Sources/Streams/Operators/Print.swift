@@ -67,15 +67,15 @@ extension Publishers {
 }
 
 extension Publishers.Print {
-    // Writes lines one at a time, in order, even when signals come from several threads: a
-    // writer that finds another thread writing leaves its line in `pendingLines`, and the
-    // writing thread drains them, so the user's stream is never called under the lock.
+    // Writes lines one at a time, in order, even when signals come from several threads: a line
+    // is a signal of a ``SerialDelivery`` (the one home of "one thread delivers, the others
+    // leave their work for it"), so a writer that finds another thread writing leaves its line
+    // to that thread, and the user's stream is never called under the lock.
     private final class Log: @unchecked Sendable {
-        // `lock` protects `pendingLines` and `isWriting`; `stream` is touched only by the thread
-        // that set `isWriting`.
+        // `lock` protects `lines`; `stream` is touched only by the thread that holds the lines'
+        // delivery turn.
         private let lock = Lock()
-        private var pendingLines: [String] = []
-        private var isWriting = false
+        private var lines = SerialDelivery<String>()
         private var stream: (any TextOutputStream)?
         private let linePrefix: String
 
@@ -86,18 +86,15 @@ extension Publishers.Print {
 
         func write(_ message: String) {
             lock.lock()
-            pendingLines.append(linePrefix + message)
-            if isWriting { lock.unlock(); return }
-            isWriting = true
-            while !pendingLines.isEmpty {
-                let lines = pendingLines
-                pendingLines = []
-                lock.unlock()
-                for line in lines { emit(line) }
-                lock.lock()
-            }
-            isWriting = false
+            lines.enqueue(linePrefix + message)
+            var next = lines.takeTurn()
             lock.unlock()
+            while let line = next {
+                emit(line)
+                lock.lock()
+                next = lines.finishSignal()
+                lock.unlock()
+            }
         }
 
         private func emit(_ line: String) {

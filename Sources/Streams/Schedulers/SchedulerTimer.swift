@@ -42,73 +42,26 @@ public struct SchedulerTimer<Context: Scheduler>: Publisher {
     }
 
     /// Attaches `subscriber` and starts its ticks.
+    ///
+    /// The ticks reach the subscriber through a conduit (the one home of delivery to a
+    /// pushed-to subscriber): a tick without demand is dropped, and a tick that comes while the
+    /// previous one is still being handled (on a concurrent scheduler) waits for it, within
+    /// demand (rule 3).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let inner = Inner(downstream: subscriber, scheduler: scheduler)
-        subscriber.receive(subscription: inner)
-        inner.start(
-            interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance, options: options)
-    }
-}
-
-extension SchedulerTimer {
-    private final class Inner<Downstream: Subscriber>: Subscription, CombineDescribing, @unchecked Sendable  // `lock` protects every var
-    where Downstream.Input == Output, Downstream.Failure == Never {
-        private let scheduler: Context
-        // `lock` protects the properties below; `downstream` is nil once cancelled.
-        private let lock = Lock()
-        private var downstream: Downstream?
-        private var demand = Subscribers.Demand.none
-        private var isDelivering = false
-        private var ticker: (any Cancellable)?
-
-        init(downstream: Downstream, scheduler: Context) {
-            self.downstream = downstream
-            self.scheduler = scheduler
+        let conduit = Conduit(subscriber)
+        conduit.combineName = "Timer"
+        conduit.showsMirrorChildren = false
+        conduit.start()
+        let scheduler = scheduler
+        // Held weakly as the base type: the scheduler keeps the repeating action, and the
+        // subscriber keeps the conduit.
+        weak let receiver: ConduitBase<Output, Never>? = conduit
+        let ticker = scheduler.schedule(
+            after: scheduler.now.advanced(by: interval), interval: interval,
+            tolerance: tolerance ?? scheduler.minimumTolerance, options: options
+        ) {
+            receiver?.offerWithinDemand(scheduler.now)
         }
-
-        var description: String { "Timer" }
-
-        func start(interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride, options: Context.SchedulerOptions?) {
-            guard lock.withLock({ downstream != nil }) else { return }
-            let ticker = scheduler.schedule(
-                after: scheduler.now.advanced(by: interval), interval: interval, tolerance: tolerance, options: options
-            ) { self.tick() }
-            lock.lock()
-            guard downstream != nil else { lock.unlock(); ticker.cancel(); return }
-            self.ticker = ticker
-            lock.unlock()
-        }
-
-        // A tick while the subscriber has no demand, or while it is still handling the previous
-        // tick (possible on a concurrent scheduler), is dropped.
-        private func tick() {
-            let now = scheduler.now
-            lock.lock()
-            guard let downstream, demand > 0, !isDelivering else { lock.unlock(); return }
-            demand -= 1
-            isDelivering = true
-            lock.unlock()
-            let more = downstream.receive(now)
-            lock.withLock {
-                demand += more
-                isDelivering = false
-            }
-        }
-
-        func request(_ more: Subscribers.Demand) {
-            guard more > 0 else { return }
-            lock.withLock { if downstream != nil { demand += more } }
-        }
-
-        func cancel() {
-            lock.lock()
-            let ticker = self.ticker
-            let released = downstream
-            self.ticker = nil
-            downstream = nil
-            lock.unlock()
-            ticker?.cancel()
-            withExtendedLifetime(released) {}
-        }
+        conduit.whenTerminated { ticker.cancel() }
     }
 }
