@@ -90,7 +90,9 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     override package func mirrorChildren() -> [Mirror.Child] {
         guard showsMirrorChildren else { return [] }
         let (downstream, demand) = lock.withLock { (self.downstream, queue.demand) }
-        let parent = self.parent
+        // As Combine's: once the stream has ended for the subscriber (cancelled or completed),
+        // the subscription no longer shows the publisher.
+        let parent = downstream == nil ? nil : self.parent
         if combineName == "Future" {
             return [("parent", parent as Any), ("downstream", downstream as Any), ("hasAnyDemand", demand > 0), ("subject", parent as Any)]
         }

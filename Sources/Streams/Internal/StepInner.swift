@@ -86,13 +86,12 @@ package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
         case .skip:
             return .max(1)
         case .emitAndFinish(let output):
-            end(.finished, lastValue: output)
+            return end(.finished, lastValue: output)
         case .finish:
-            end(.finished, lastValue: nil)
+            return end(.finished, lastValue: nil)
         case .fail(let error):
-            end(.failure(error), lastValue: nil)
+            return end(.failure(error), lastValue: nil)
         }
-        return .none
     }
 
     package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
@@ -102,17 +101,19 @@ package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
 
     /// The operator ends the stream: upstream is cancelled, then the last value (if any) and
     /// the completion are delivered.
-    private func end(_ completion: Subscribers.Completion<Downstream.Failure>, lastValue: Output?) {
+    /// Returns the demand the subscriber returned for the last value (`.none` without one).
+    @discardableResult
+    private func end(_ completion: Subscribers.Completion<Downstream.Failure>, lastValue: Output?) -> Subscribers.Demand {
         lock.lock()
         let ended = lastValue == nil ? lifecycle.complete() : lifecycle.beginLastValue()
         lock.unlock()
-        guard let (downstream, upstream) = ended else { return }
+        guard let (downstream, upstream) = ended else { return .none }
         upstream.cancel()
         if let lastValue {
-            deliverLastValue(lastValue, then: completion, to: downstream)
-        } else {
-            downstream.receive(completion: completion)
+            return deliverLastValue(lastValue, then: completion, to: downstream)
         }
+        downstream.receive(completion: completion)
+        return .none
     }
 
     package func request(_ demand: Subscribers.Demand) {

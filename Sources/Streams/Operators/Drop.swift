@@ -31,13 +31,14 @@ extension Publishers {
 
         /// Creates a publisher that drops the first `count` values of `upstream`.
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "dropFirst(\(count)): the count of values to drop cannot be negative")
             self.upstream = upstream
             self.count = count
         }
 
-        /// Attaches `subscriber`; it receives upstream's values after the first ``count``.
+        /// Attaches `subscriber`; it receives upstream's values after the first ``count``. A
+        /// negative ``count`` stops the program here, when subscribed, as Combine's does.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            precondition(count >= 0, "dropFirst(\(count)): the count of values to drop cannot be negative")
             let inner = Inner(downstream: subscriber, count: count)
             subscriber.receive(subscription: inner)
             upstream.receive(subscriber: inner)

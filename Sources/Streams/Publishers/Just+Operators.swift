@@ -107,11 +107,11 @@ extension Just {
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
-    /// The value if `range` contains zero.
+    /// The value if `range` starts at zero and is not empty. As Combine's, a range that starts
+    /// below zero gives no value rather than stopping the program.
     @inlinable public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        let positions = range.relative(to: 0..<Int.max)
-        precondition(positions.lowerBound >= 0, "output(in: \(range)): a position cannot be negative")
-        return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
+        let positions = range.relative(to: Int.min..<Int.max)
+        return Optional<Output>.Publisher(positions.lowerBound == 0 && positions.contains(0) ? output : nil)
     }
 
     /// The value if `maxLength` is positive.
@@ -189,6 +189,6 @@ extension Just {
 
     /// The value, then `elements`.
     @inlinable public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where S.Element == Output {
-        Publishers.Sequence(sequence: [output] + Array(elements))
+        Publishers.Sequence(sequence: [output] + elements)
     }
 }

@@ -56,6 +56,9 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
     /// Whether this core serves an `ObservableObjectPublisher`, whose subscriptions Combine
     /// describes otherwise (see PassthroughSubscription+Description).
     @usableFromInline let isObjectWillChange: Bool
+    /// The subject this core serves, which its subscriptions show in their mirrors (Combine's
+    /// `parent` and `subject`). Set once, by the subject, right after it is made.
+    @usableFromInline weak var subject: AnyObject?
 
     @usableFromInline
     init(isObjectWillChange: Bool = false) {

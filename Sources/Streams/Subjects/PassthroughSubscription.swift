@@ -68,7 +68,7 @@ final class PassthroughSubscription<Output, Failure: Error>: Subscription, Senda
     /// upstreams for values.
     @usableFromInline
     func request(_ newDemand: Subscribers.Demand) {
-        guard newDemand > 0 else { return }
+        guard newDemand > 0, phase.load(ordering: .acquiring) != Self.ended else { return }
         add(newDemand)
         core?.noteDownstreamDemand()
     }

@@ -14,11 +14,11 @@
 /// ```
 @propertyWrapper
 public struct Published<Value> {
-    private let storage: Storage
+    private let storage: PublishedSubject
 
     /// Creates the property with its initial value.
     public init(wrappedValue: Value) {
-        storage = Storage(wrappedValue)
+        storage = PublishedSubject(wrappedValue)
     }
 
     /// Creates the property with its initial value.
@@ -65,7 +65,7 @@ public struct Published<Value> {
         /// It cannot fail.
         public typealias Failure = Never
 
-        fileprivate let storage: Storage
+        fileprivate let storage: PublishedSubject
 
         /// Attaches `subscriber`; it receives the current value on its first demand.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
@@ -73,9 +73,10 @@ public struct Published<Value> {
         }
     }
 
-    /// The property's state, shared by the wrapper and its publisher. Like the object that owns
-    /// the property, it is meant to be used from one thread at a time.
-    fileprivate final class Storage {
+    /// The property's state, shared by the wrapper and its publisher (named after Combine's
+    /// class, which its subscriptions show as their parent). Like the object that owns the
+    /// property, it is meant to be used from one thread at a time.
+    fileprivate final class PublishedSubject {
         var value: Value
         private var lazySubject: CurrentValueSubject<Value, Never>?
         var objectWillChange: ObservableObjectPublisher?
@@ -86,6 +87,7 @@ public struct Published<Value> {
         var subject: CurrentValueSubject<Value, Never> {
             if let lazySubject { return lazySubject }
             let subject = CurrentValueSubject<Value, Never>(value, describedAs: "PublishedSubject")
+            subject.core.subject = self  // Combine's subscriptions show the property's subject
             lazySubject = subject
             return subject
         }

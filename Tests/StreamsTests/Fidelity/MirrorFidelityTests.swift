@@ -39,7 +39,6 @@ struct MirrorFidelityTests {
         Case("DropWhile", []) { $0.drop { _ in true } },
         Case("TryDropWhile", []) { $0.tryDrop { _ in true } },
         Case("Output", []) { $0.output(in: 1..<3) },
-        Case("Scan", ["downstream", "result"]) { $0.scan(0, +) },
         Case("TryScan", ["downstream", "status", "result"]) { $0.tryScan(0, +) },
         Case("RemoveDuplicates", ["downstream", "last"]) { $0.removeDuplicates() },
         Case("TryRemoveDuplicates", ["downstream", "last"]) { $0.tryRemoveDuplicates { $0 == $1 } },

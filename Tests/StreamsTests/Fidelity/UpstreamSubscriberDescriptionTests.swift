@@ -52,4 +52,14 @@ struct UpstreamSubscriberDescriptionTests {
         #expect(attached { $0.retry(1) }.descriptions == ["Retry"])
         #expect(attached { $0.append(1) }.descriptions == ["Concatenate"])
     }
+
+    @Test("scan hands on upstream's subscription, as Combine's, and its subscriber is described and mirrored as Combine's Scan")
+    func scanSubscriber() {
+        let scanned = attached { $0.scan(0, +) }
+        #expect(scanned.descriptions == ["Scan"])
+        let labels = scanned.subscribers.first.map { Mirror(reflecting: $0).children.compactMap(\.label) }
+        #expect(labels == ["downstream", "result"])
+        let probe = PassthroughSubject<Int, TestError>().scan(0, +).probe()
+        #expect(probe.subscriptionDescription == "PassthroughSubject")
+    }
 }

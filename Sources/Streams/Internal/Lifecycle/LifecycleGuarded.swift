@@ -66,14 +66,18 @@ extension LifecycleGuarded {
 extension LifecycleGuarded where Downstream: Subscriber {
     /// Hands `value`, the last of the stream, to `downstream` (taken out by
     /// ``SubscriptionLifecycle/beginLastValue()``), then `completion` unless the subscriber
-    /// cancelled from inside `receive(_:)` (rule 5).
+    /// cancelled from inside `receive(_:)` (rule 5). Returns the demand the subscriber returned,
+    /// which an operator passes back to upstream as Combine's do (upstream has been cancelled, so
+    /// it asks for nothing).
+    @discardableResult
     package func deliverLastValue(
         _ value: Downstream.Input, then completion: Subscribers.Completion<Downstream.Failure>, to downstream: Downstream
-    ) {
-        _ = downstream.receive(value)
+    ) -> Subscribers.Demand {
+        let demand = downstream.receive(value)
         lock.lock()
         let completes = lifecycle.didDeliverLastValue()
         lock.unlock()
         if completes { downstream.receive(completion: completion) }
+        return demand
     }
 }
