@@ -138,9 +138,10 @@ extension Just {
     /// `self`: a single value has no duplicates.
     @inlinable public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> { self }
 
-    /// The value: a single value has no duplicates, so the predicate never runs.
+    /// The value (a single value has no duplicates), or the error the predicate throws.
     @inlinable public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(output)
+        // As Combine's: the predicate runs once, comparing the value with itself.
+        Result<Output, any Error>.Publisher(Result { _ = try predicate(output, output); return output })
     }
 
     /// `self`: a `Just` never fails.
@@ -181,7 +182,11 @@ extension Just {
 
     /// `elements`, then the value.
     @inlinable public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where S.Element == Output {
-        Publishers.Sequence(sequence: Array(elements) + [output])
+        var joined: [Output] = []
+        joined.reserveCapacity(elements.underestimatedCount + 1)
+        joined.append(contentsOf: elements)
+        joined.append(output)
+        return Publishers.Sequence(sequence: joined)
     }
 
     /// The value, then `elements`.
