@@ -26,7 +26,7 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DeliveryQueueSta
     }
 
     @usableFromInline package var queue = DeliveryQueue<Value, Failure>()
-    private var upstream: Link?
+    private(set) var upstream: Link?
     private var upstreamIsDone = false
     private let size: Int
     private let keepsFull: Bool

@@ -154,6 +154,12 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DeliveryQueueStat
         return Action(cancellations: releaseLinks())
     }
 
+    /// The subscription of the source `id`, while attached.
+    @inlinable
+    package func link(ofSource id: Int) -> Link? {
+        sourceIndex(id).flatMap { sources[$0].link }
+    }
+
     // MARK: Helpers
 
     @inlinable

@@ -22,8 +22,8 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DeliveryQue
     }
 
     @usableFromInline package var queue = DeliveryQueue<Value, Failure>()
-    private var upstream: Link?
-    private var other: Link?
+    private(set) var upstream: Link?
+    private(set) var other: Link?
     private var otherIsDone = false
     private var gateIsOpen: Bool
     let mode: Mode
