@@ -114,7 +114,7 @@ extension Publishers.Buffer {
         /// As Combine's, requests the buffer makes of upstream while the value is handled (one
         /// more for a value delivered at once, with `.keepFull`) are returned, not requested.
         func receive(_ input: Output) -> Subscribers.Demand {
-            let (overflowed, demand) = shell.receive({ $0.receive(input) }, from: { $0.upstream })
+            let (overflowed, demand) = shell.receive({ $0.receive(input) }, from: 0)
             // The error is made outside the lock: the closure is the caller's code.
             if overflowed, let makeError {
                 let error = makeError()

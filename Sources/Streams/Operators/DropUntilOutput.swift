@@ -71,7 +71,7 @@ struct UntilOutputSource<Downstream: Subscriber>: Subscriber, CombineDescribing 
 
     /// Requests the machine makes of upstream meanwhile are returned, as Combine's are.
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        shell.receive({ $0.receiveUpstream(input) }, from: { $0.upstream })
+        shell.receive({ $0.receiveUpstream(input) }, from: UntilOutputStateMachine<Downstream.Input, Downstream.Failure, any Subscription>.upstreamCaller)
     }
 
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
@@ -93,7 +93,7 @@ struct UntilOutputTrigger<Downstream: Subscriber, Input, Failure: Error>: Subscr
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        shell.receive({ $0.receiveOther() }, from: { $0.other })
+        shell.receive({ $0.receiveOther() }, from: UntilOutputStateMachine<Downstream.Input, Downstream.Failure, any Subscription>.otherCaller)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

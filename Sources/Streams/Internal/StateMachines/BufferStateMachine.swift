@@ -26,7 +26,7 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DeliveryQueueSta
     }
 
     @usableFromInline package var queue = DeliveryQueue<Value, Failure>()
-    private(set) var upstream: Link?
+    private var upstream: Link?
     private var upstreamIsDone = false
     private let size: Int
     private let keepsFull: Bool
@@ -40,6 +40,9 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DeliveryQueueSta
     var terminal: Subscribers.Completion<Failure>? { queue.pendingCompletion }
     /// Where the buffer is with its upstream, as Combine's mirror shows it.
     var mirrorState: String { upstreamIsDone ? "complete" : upstream == nil ? "awaiting subscription" : "subscribed" }
+
+    /// The subscription of its one upstream (any caller).
+    package func link(ofCaller caller: Int) -> Link? { upstream }
 
     package init(size: Int, keepsFull: Bool, overflow: Overflow) {
         self.size = size

@@ -22,6 +22,12 @@ package protocol IndexedUpstreamsStateMachine: DownstreamStateMachine {
 }
 
 extension IndexedUpstreamsStateMachine {
+    /// A caller is an upstream's index.
+    @inlinable
+    package func link(ofCaller caller: Int) -> Link? { link(at: caller) }
+}
+
+extension IndexedUpstreamsStateMachine {
     /// The upstream at `index` sent `element` (for callers that hold no lock).
     @inlinable
     package mutating func receive(_ element: Element, at index: Int) -> StateMachineAction<Value, Failure, Link> {
@@ -76,7 +82,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     func receive(_ input: Input) -> Subscribers.Demand {
         var slot: Machine.Element? = wrap(input)
         let index = self.index
-        return shell.receive({ $0.receive(taking: &slot, at: index) }, from: { $0.link(at: index) })
+        return shell.receive({ $0.receive(taking: &slot, at: index) }, from: index)
         // `slot` holds what the machine let go of: released on return, unlocked
     }
 

@@ -31,7 +31,7 @@ struct MergeSourceLink<Downstream: Subscriber>: Subscriber, CombineDescribing {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let id = self.id
-        return shell.receive({ $0.receive(input, fromSource: id) }, from: { $0.link(ofSource: id) })
+        return shell.receive({ $0.receive(input, fromSource: id) }, from: id)
     }
 
     @inlinable

@@ -154,10 +154,10 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DeliveryQueueStat
         return Action(cancellations: releaseLinks())
     }
 
-    /// The subscription of the source `id`, while attached.
+    /// The subscription of the source `caller` (a source identifier), while attached.
     @inlinable
-    package func link(ofSource id: Int) -> Link? {
-        sourceIndex(id).flatMap { sources[$0].link }
+    package func link(ofCaller caller: Int) -> Link? {
+        sourceIndex(caller).flatMap { sources[$0].link }
     }
 
     // MARK: Helpers

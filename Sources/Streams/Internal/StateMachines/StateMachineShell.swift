@@ -61,29 +61,24 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         carryOut(action, target: target)
     }
 
-    /// Runs `event` — a value from the upstream whose subscription `caller` reads from the
-    /// machine — under the lock, then carries out its action. Requests the machine makes of that
-    /// same upstream while this call lasts (for the value's delivery, or demand the subscriber
-    /// returned) are not requested but returned, as the demand `receive(_:)` answers with, the
-    /// way Combine's operators return it.
+    /// Runs `event` — a value from the upstream the machine knows as `caller` (see
+    /// ``DownstreamStateMachine/link(ofCaller:)``) — under the lock, then carries out its
+    /// action. Requests the machine makes of that same upstream while this call lasts (for the
+    /// value's delivery, or demand the subscriber returned) are not requested but returned, as
+    /// the demand `receive(_:)` answers with, the way Combine's operators return it.
     @inlinable
     @inline(__always)
-    package final func receive(_ event: (inout Machine) -> Action, from caller: (inout Machine) -> Machine.Link?) -> Subscribers.Demand {
+    package final func receive(_ event: (inout Machine) -> Action, from caller: Int) -> Subscribers.Demand {
         lock.lock()
         let action = Self.run(event, on: &machine, holder: holder)
-        let callerLink = action.upstreamWork == nil ? nil : caller(&machine)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
-        return withoutActuallyEscaping(caller) { read in
-            carryOut(action, target: target, caller: CallerLink(link: callerLink, read: read))
-        }
+        return carryOut(action, target: target, caller: caller)
     }
 
     /// Like ``receive(_:from:)``, for an event that also has a result of its own.
     @inlinable
-    package final func receive<Result>(
-        _ event: (inout Machine) -> (Result, Action), from caller: (inout Machine) -> Machine.Link?
-    ) -> (Result, Subscribers.Demand) {
+    package final func receive<Result>(_ event: (inout Machine) -> (Result, Action), from caller: Int) -> (Result, Subscribers.Demand) {
         var result: Result?
         let demand = receive({ machine in
             let (eventResult, eventAction) = event(&machine)
@@ -196,37 +191,21 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         }
     }
 
-    /// The upstream whose value is being handled, whose requests ``carryOut(_:target:caller:)``
-    /// returns rather than makes; `read` finds it in the machine (under the lock) when it is
-    /// first needed.
-    @usableFromInline
-    struct CallerLink {
-        @usableFromInline var link: Machine.Link?
-        @usableFromInline let read: ((inout Machine) -> Machine.Link?)?
-
-        @inlinable
-        init(link: Machine.Link?, read: ((inout Machine) -> Machine.Link?)?) {
-            self.link = link
-            self.read = read
-        }
-
-        @inlinable static var none: CallerLink { CallerLink(link: nil, read: nil) }
-    }
-
     /// Carries out `firstAction` and what the machine hands out after it; returns the demand
-    /// meant for the `caller` upstream (see ``receive(_:from:)``).
+    /// meant for the `caller` upstream (see ``receive(_:from:)``), which it does not request.
     @inlinable
     @discardableResult
-    final func carryOut(_ firstAction: consuming Action, target firstTarget: consuming Downstream?, caller firstCaller: CallerLink = .none) -> Subscribers.Demand {
+    final func carryOut(_ firstAction: consuming Action, target firstTarget: consuming Downstream?, caller: Int? = nil) -> Subscribers.Demand {
         var action = firstAction
         var target = firstTarget
-        var caller = firstCaller
         var returned = Subscribers.Demand.none
         while true {
             if let work = action.upstreamWork.take() {
                 for link in work.cancellations { link.cancel() }
+                // Read under the lock only when there is upstream work: the per-value path has none.
+                let callerLink = caller.flatMap { caller in lock.withLock { machine.link(ofCaller: caller) } }
                 for request in work.requests {
-                    if let callerLink = caller.link, request.link.combineIdentifier == callerLink.combineIdentifier {
+                    if let callerLink, request.link.combineIdentifier == callerLink.combineIdentifier {
                         returned += request.demand
                     } else {
                         request.link.request(request.demand)
@@ -245,7 +224,6 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
                 if more == .none, holder.giveUpIfNothingLeft() { return returned }
                 lock.lock()
                 action = Self.report(more, on: &machine, holder: holder)
-                if caller.link == nil, action.upstreamWork != nil, let read = caller.read { caller.link = read(&machine) }
                 target = takeTarget(for: action.signal)
                 unlockReleasingDiscards()
             }
