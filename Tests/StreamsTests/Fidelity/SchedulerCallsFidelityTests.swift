@@ -121,4 +121,44 @@ struct SchedulerCallsFidelityTests {
         scheduler.base.advance(by: .nanoseconds(10))
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(.boom))], "the waiting value first")
     }
+
+    @Test("receive(on:) hands over the subscription at once and schedules each value and the completion with its options; requests go straight upstream")
+    func receiveOn() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.receive(on: scheduler, options: 5).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription], "not scheduled")
+        #expect(scheduler.calls.isEmpty)
+        subscriber.request(.max(2))
+        #expect(upstream.requests == [.max(2)], "not scheduled")
+        #expect(scheduler.calls.isEmpty)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(scheduler.calls == [.schedule(options: 5), .schedule(options: 5)])
+        #expect(subscriber.values.isEmpty)
+        scheduler.base.advance()
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    }
+
+    @Test("subscribe(on:) schedules the subscription, each request and the cancel with its options")
+    func subscribeOn() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.subscribe(on: scheduler, options: 6).subscribe(subscriber)
+        #expect(scheduler.calls == [.schedule(options: 6)])
+        #expect(upstream.subscriptionCount == 0)
+        scheduler.base.advance()
+        #expect(upstream.subscriptionCount == 1)
+        subscriber.request(.max(3))
+        #expect(scheduler.calls == [.schedule(options: 6), .schedule(options: 6)])
+        #expect(upstream.requests.isEmpty)
+        scheduler.base.advance()
+        #expect(upstream.requests == [.max(3)])
+        subscriber.cancel()
+        #expect(scheduler.calls.count == 3 && scheduler.calls.last == .schedule(options: 6))
+        scheduler.base.advance()
+        #expect(upstream.cancelCount == 1)
+    }
 }
