@@ -13,64 +13,23 @@ struct ConcurrencyTestSubscriberCancelTests {
 
     @Test("a value that enters receive(_:) on another thread just after cancel() returned is the delivery under way: not flagged")
     func valueEnteringJustAfterCancelIsAllowed() {
-        let upstream = TestPublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>()
-        upstream.subscribe(subscriber)
-        subscriber.request(.unlimited)
-        let cancelled = DispatchSemaphore(value: 0)
-        let delivered = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            // The publisher took the value before the cancel, and hands it over only now.
-            cancelled.wait()
-            upstream.send(1)
-            delivered.signal()
-        }
-        subscriber.cancel()
-        cancelled.signal()
-        delivered.wait()
+        let (upstream, subscriber) = Self.subscribed()
+        Self.cancelThenSendElsewhere(subscriber) { upstream.send(1) }
         #expect(subscriber.values == [1])
         #expect(subscriber.violations.isEmpty, "\(subscriber.violations)")
     }
 
     @Test("a value being handled on another thread while cancel() returns completes: not flagged")
     func valueInsideReceiveWhileCancelReturnsIsAllowed() {
-        let entered = DispatchSemaphore(value: 0)
-        let cancelled = DispatchSemaphore(value: 0)
-        let delivered = DispatchSemaphore(value: 0)
-        let upstream = TestPublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>(onValue: { _, _ in
-            entered.signal()
-            cancelled.wait()
-            return .none
-        })
-        upstream.subscribe(subscriber)
-        subscriber.request(.unlimited)
-        DispatchQueue.global().async {
-            upstream.send(1)
-            delivered.signal()
-        }
-        entered.wait()
-        subscriber.cancel()
-        cancelled.signal()
-        delivered.wait()
+        let subscriber = Self.cancelWhileFirstValueIsInsideReceive { upstream in upstream.send(1) }
+        #expect(subscriber.values == [1])
         #expect(subscriber.violations.isEmpty, "\(subscriber.violations)")
     }
 
     @Test("the delivery under way may be the completion: not flagged")
     func completionUnderWayIsAllowed() {
-        let upstream = TestPublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>()
-        upstream.subscribe(subscriber)
-        let cancelled = DispatchSemaphore(value: 0)
-        let delivered = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            cancelled.wait()
-            upstream.send(completion: .finished)
-            delivered.signal()
-        }
-        subscriber.cancel()
-        cancelled.signal()
-        delivered.wait()
+        let (upstream, subscriber) = Self.subscribed()
+        Self.cancelThenSendElsewhere(subscriber) { upstream.send(completion: .finished) }
         #expect(subscriber.violations.isEmpty, "\(subscriber.violations)")
     }
 
@@ -125,46 +84,21 @@ struct ConcurrencyTestSubscriberCancelTests {
 
     @Test("a second value after the one under way is flagged, and so is a completion after it")
     func secondSignalIsFlagged() {
-        let upstream = TestPublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>()
-        upstream.subscribe(subscriber)
-        subscriber.request(.unlimited)
-        subscriber.cancel()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {  // not `sync`, which may run the block on this thread
+        let (upstream, subscriber) = Self.subscribed()
+        Self.cancelThenSendElsewhere(subscriber) {
             upstream.send(1)
             upstream.send(2)
             upstream.send(completion: .finished)
-            done.signal()
         }
-        done.wait()
         #expect(subscriber.violations == [.signalAfterCancel, .signalAfterCancel])
     }
 
     @Test("a value that begins after cancel() returned while another was being handled is flagged")
     func valueAfterTheOneInFlightIsFlagged() {
-        let entered = DispatchSemaphore(value: 0)
-        let cancelled = DispatchSemaphore(value: 0)
-        let delivered = DispatchSemaphore(value: 0)
-        let upstream = TestPublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>(onValue: { _, value in
-            if value == 1 {
-                entered.signal()
-                cancelled.wait()
-            }
-            return .none
-        })
-        upstream.subscribe(subscriber)
-        subscriber.request(.unlimited)
-        DispatchQueue.global().async {
+        let subscriber = Self.cancelWhileFirstValueIsInsideReceive { upstream in
             upstream.send(1)
             upstream.send(2)
-            delivered.signal()
         }
-        entered.wait()
-        subscriber.cancel()
-        cancelled.signal()
-        delivered.wait()
         #expect(subscriber.violations == [.signalAfterCancel])
     }
 
@@ -185,22 +119,66 @@ struct ConcurrencyTestSubscriberCancelTests {
     @Test("200 rounds of a publisher that ignores cancel and sends twice from another thread: always flagged")
     func realViolationIsAlwaysFlagged() {
         for round in 0..<200 {
-            let upstream = TestPublisher<Int, Never>()
-            let subscriber = TestSubscriber<Int, Never>()
-            upstream.subscribe(subscriber)
-            subscriber.request(.unlimited)
-            let cancelled = DispatchSemaphore(value: 0)
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                cancelled.wait()
+            let (upstream, subscriber) = Self.subscribed()
+            Self.cancelThenSendElsewhere(subscriber) {
                 upstream.send(1)
                 upstream.send(2)
-                done.signal()
             }
-            subscriber.cancel()
-            cancelled.signal()
-            done.wait()
             #expect(subscriber.violations == [.signalAfterCancel], "round \(round)")
         }
+    }
+
+    // MARK: Rigs
+
+    /// A hand-driven publisher and a subscriber that has asked it for everything.
+    static func subscribed() -> (TestPublisher<Int, Never>, TestSubscriber<Int, Never>) {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.subscribe(subscriber)
+        subscriber.request(.unlimited)
+        return (upstream, subscriber)
+    }
+
+    /// Cancels `subscriber` on this thread, then runs `sending` on another thread — as a
+    /// publisher that took its signals before the cancel and hands them over only now — and
+    /// waits for it.
+    static func cancelThenSendElsewhere(_ subscriber: TestSubscriber<Int, Never>, _ sending: @escaping @Sendable () -> Void) {
+        subscriber.cancel()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {  // not `sync`, which may run the block on this thread
+            sending()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// Runs `sending` on another thread to a subscriber that holds the value 1 inside
+    /// `receive(_:)` until this thread has cancelled it; returns the subscriber once `sending`
+    /// is done.
+    static func cancelWhileFirstValueIsInsideReceive(
+        _ sending: @escaping @Sendable (TestPublisher<Int, Never>) -> Void
+    ) -> TestSubscriber<Int, Never> {
+        let entered = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
+        let delivered = DispatchSemaphore(value: 0)
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(onValue: { _, value in
+            if value == 1 {
+                entered.signal()
+                cancelled.wait()
+            }
+            return .none
+        })
+        upstream.subscribe(subscriber)
+        subscriber.request(.unlimited)
+        DispatchQueue.global().async {
+            sending(upstream)
+            delivered.signal()
+        }
+        entered.wait()
+        subscriber.cancel()
+        cancelled.signal()
+        delivered.wait()
+        return subscriber
     }
 }
