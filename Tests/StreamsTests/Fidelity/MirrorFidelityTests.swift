@@ -112,6 +112,34 @@ struct MirrorFidelityTests {
         withExtendedLifetime(subject) {}
     }
 
+    @Test("a subject's per-subscriber subscription shows the subject itself as parent and subject; once cancelled or completed, nil but for the demand")
+    func subjectSubscriptionShowsTheSubject() {
+        let passthrough = PassthroughSubject<Int, Never>()
+        let current = CurrentValueSubject<Int, Never>(0)
+        let probes: [(AnyObject, SubscriptionProbe<Int, Never>)] = [(passthrough, passthrough.probe()), (current, current.probe())]
+        for (subject, probe) in probes {
+            let children = Mirror(reflecting: probe.subscription!).children
+            for label in ["parent", "subject"] {
+                let shown = children.first { $0.label == label }?.value as AnyObject?
+                #expect(shown === subject, "\(type(of: subject)): \(label)")
+            }
+            probe.subscription?.cancel()
+            #expect(Self.nilChildren(of: probe) == ["parent", "downstream", "subject"], "\(type(of: subject)) after cancel")
+        }
+        let finishing = PassthroughSubject<Int, Never>()
+        let finished = finishing.probe()
+        #expect(Self.nilChildren(of: finished).isEmpty)
+        finishing.send(completion: .finished)
+        #expect(Self.nilChildren(of: finished) == ["parent", "downstream", "subject"], "after the completion")
+    }
+
+    /// The labels of the subscription's mirror's children whose value is `nil`.
+    private static func nilChildren<Input, Failure>(of probe: SubscriptionProbe<Input, Failure>) -> [String] {
+        Mirror(reflecting: probe.subscription!).children.compactMap { child in
+            String(describing: child.value) == "nil" ? child.label : nil
+        }
+    }
+
     @Test("autoconnect hands its subscriber upstream's subscription, described as upstream's")
     func autoconnect() {
         let subject = PassthroughSubject<Int, Never>()
