@@ -54,6 +54,36 @@ private final class ReturningSubscriber<Input, Failure: Error>: Subscriber, @unc
     func receive(completion: Subscribers.Completion<Failure>) { self.completion = completion }
 }
 
+/// A publisher that hands each subscriber one recording subscription and keeps neither.
+private final class ForgetfulPublisher: Publisher, @unchecked Sendable {  // one thread
+    typealias Output = Int
+    typealias Failure = Never
+    let subscription = RecordingSubscription()
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: subscription)
+    }
+}
+
+/// A subscriber that holds its subscription until it makes one request, then lets it go.
+private final class RequestingAndForgetting: Subscriber, @unchecked Sendable {  // one thread
+    private var held: (any Subscription)?
+    /// The subscription, held weakly, to see when it goes.
+    private(set) weak var subscription: AnyObject?
+
+    func receive(subscription: any Subscription) {
+        held = subscription
+        self.subscription = subscription as AnyObject
+    }
+    func receive(_ input: Int) -> Subscribers.Demand { .none }
+    func receive(completion: Subscribers.Completion<Never>) {}
+
+    func requestAndLetGo(_ demand: Subscribers.Demand) {
+        let subscription = held.take()
+        subscription?.request(demand)
+    }
+}
+
 @Suite("Combine fidelity: edge cases")
 struct EdgeCaseFidelityTests {
     /// Operators that keep their own upstream subscription (rather than handing upstream's on).
@@ -226,5 +256,21 @@ struct EdgeCaseFidelityTests {
         #expect(Just(1).output(in: 0..<0).output == nil)
         #expect(Just(1).output(in: 0..<1).output == 1)
         #expect(Just(1).output(in: 1..<3).output == nil)
+    }
+
+    @Test("subscribe(on:): a scheduled request holds the subscription until it has run, as Combine's, so it reaches upstream though nobody else holds it; then it is let go")
+    func subscribeOnHoldsWhileRequestIsScheduled() {
+        let scheduler = TestScheduler()
+        let upstream = ForgetfulPublisher()
+        let subscriber = RequestingAndForgetting()
+        upstream.subscribe(on: scheduler).subscribe(subscriber)
+        scheduler.advance()
+        #expect(subscriber.subscription != nil)
+        subscriber.requestAndLetGo(.max(3))
+        #expect(upstream.subscription.requests.isEmpty)
+        #expect(subscriber.subscription != nil, "held by the scheduled request alone")
+        scheduler.advance()
+        #expect(upstream.subscription.requests == [.max(3)], "the request was not lost with the last other reference")
+        #expect(subscriber.subscription == nil, "let go once the request has run")
     }
 }
