@@ -273,4 +273,28 @@ struct EdgeCaseFidelityTests {
         #expect(upstream.subscription.requests == [.max(3)], "the request was not lost with the last other reference")
         #expect(subscriber.subscription == nil, "let go once the request has run")
     }
+
+    @Test("demand: zip and merge return the demand their subscriber returns to the upstream whose value is being delivered, and request it of the others")
+    func combiningReturnsDemandToTheSender() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let zipped = ReturningSubscriber<(Int, Int), Never>(requesting: .max(1), returning: .max(1))
+        a.zip(b).subscribe(zipped)
+        #expect(a.requests == [.max(1)] && b.requests == [.max(1)])
+        #expect(a.send(1) == .none, "no pair yet")
+        #expect(b.send(10) == .max(1), "the pair's returned demand goes back to the sender")
+        #expect(b.requests == [.max(1)], "returned, not requested")
+        #expect(a.requests == [.max(1), .max(1)], "requested of the other upstream")
+
+        let c = TestPublisher<Int, Never>()
+        let d = TestPublisher<Int, Never>()
+        let merged = ReturningSubscriber<Int, Never>(requesting: .max(1), returning: .max(1))
+        c.merge(with: d).subscribe(merged)
+        #expect(c.requests == [.max(1)] && d.requests == [.max(1)], "each upstream is offered the demand")
+        #expect(c.send(1) == .max(1), "the returned demand goes back to the sender")
+        #expect(c.requests == [.max(1)], "returned, not requested")
+        #expect(d.requests == [.max(1)], "the other upstream's earlier offer still covers it")
+        #expect(merged.values == [1])
+        #expect(zipped.values.map { [$0.0, $0.1] } == [[1, 10]])
+    }
 }
