@@ -44,9 +44,7 @@ extension NotificationCenter {
 
         /// Makes `subscriber` an observer of the center until it cancels.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
-            let observation = NotificationObservation(downstream: subscriber)
-            subscriber.receive(subscription: observation)
-            observation.observe(center, name: name, object: object)
+            NotificationObservation.start(subscriber, center: center, name: name, object: object)
         }
     }
 }

@@ -56,23 +56,20 @@ private protocol DataTaskReceiving: Sendable {
 }
 
 /// One subscriber's data task: started on the first demand, delivered once, cancelled with the
-/// subscription.
+/// subscription. Its lifecycle is every operator's: it waits for its "upstream" (the task, made
+/// on the first demand), holds it while loading, and ends once.
 private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskReceiving, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable  // `lock` protects every var
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
-    private enum Status {
-        case waitingForDemand(URLRequest, URLSession)
-        case loading(URLSessionDataTask)
-        case ended
-    }
-
+    private let request: URLRequest
+    private let session: URLSession
     private let lock = Lock()
-    private var status: Status
-    private var downstream: Downstream?
+    private var lifecycle: SubscriptionLifecycle<Downstream, URLSessionDataTask, Never>
 
     init(request: URLRequest, session: URLSession, downstream: Downstream) {
-        status = .waitingForDemand(request, session)
-        self.downstream = downstream
+        self.request = request
+        self.session = session
+        lifecycle = SubscriptionLifecycle(downstream: downstream)
     }
 
     var description: String { "DataTaskPublisher" }
@@ -82,34 +79,30 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         lock.lock()
-        guard case .waitingForDemand(let request, let session) = status else { lock.unlock(); return }
+        guard case .awaitingSubscription = lifecycle.status else { lock.unlock(); return }
         // Captured as an existential, so that the handler does not capture the subscriber's type.
         let receiver: any DataTaskReceiving = self
         let task = session.dataTask(with: request) { data, response, error in
             receiver.finish(data: data, response: response, error: error)
         }
-        status = .loading(task)
+        let started = lifecycle.attach(task) != nil
         lock.unlock()
-        task.resume()
+        if started { task.resume() }
     }
 
     func cancel() {
         lock.lock()
-        let previous = status
-        status = .ended
-        let released = downstream
-        downstream = nil
+        let ending = lifecycle.cancel()
         lock.unlock()
-        withExtendedLifetime(released) {}
-        if case .loading(let task) = previous { task.cancel() }
+        withExtendedLifetime(ending.released) {}
+        ending.upstream?.cancel()
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
         lock.lock()
-        guard case .loading = status, let downstream else { lock.unlock(); return }
-        status = .ended
-        self.downstream = nil
+        let ended = lifecycle.complete()
         lock.unlock()
+        guard let (downstream, _) = ended else { return }
         if let error {
             downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
         } else if let response {

@@ -16,7 +16,10 @@ public enum RuleViolation: Equatable, Sendable, CustomStringConvertible {
     case overlappingSignals
     /// Rule 4: a value or completion arrived after a completion.
     case signalAfterCompletion
-    /// Rule 5: a value or completion arrived after `cancel()` had returned.
+    /// Rule 5: a value or completion began after `cancel()` had returned and was not the one
+    /// delivery already under way on another thread: it came on the cancelling thread, or a
+    /// signal was still being handled when `cancel()` returned, or another one had already
+    /// arrived since.
     case signalAfterCancel
 
     /// A sentence naming the rule that was broken.
@@ -29,7 +32,8 @@ public enum RuleViolation: Equatable, Sendable, CustomStringConvertible {
             "rule 2: received \(received) values but requested \(requested)"
         case .overlappingSignals: "rule 3: two signals overlapped"
         case .signalAfterCompletion: "rule 4: a signal arrived after the completion"
-        case .signalAfterCancel: "rule 5: a signal arrived after cancel() returned"
+        case .signalAfterCancel:
+            "rule 5: a signal arrived after cancel() returned that was not the one delivery already under way on another thread"
         }
     }
 }

@@ -1,5 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Streams
-import Synchronization
 
 /// A subscriber that a test drives by hand: it requests nothing by itself, records every event
 /// in order, and notes every break of the stream rules it sees.
@@ -44,8 +50,10 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     private var receivedCount = 0
     private var subscriptionCount = 0
     private var isCompleted = false
-    private var cancelHasReturned = false
-    private let signalsInProgress = Atomic<Int>(0)
+    /// Signals being handled right now (more than one is an overlap, rule 3).
+    private var signalsInProgress = 0
+    /// What rule 5 still allows once `cancel()` has returned; `nil` before.
+    private var afterCancel: AfterCancel?
     private let onSubscription: ((TestSubscriber) -> Void)?
     private let onValue: ((TestSubscriber, Input) -> Subscribers.Demand)?
     private let onCompletion: ((TestSubscriber, Subscribers.Completion<Failure>) -> Void)?
@@ -113,14 +121,20 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         storedSubscription = nil
         lock.unlock()
         subscription?.cancel()
-        lock.withLock { cancelHasReturned = true }
+        lock.withLock {
+            // The first return is the one that counts: from then on at most the delivery already
+            // under way may arrive.
+            if afterCancel == nil {
+                afterCancel = AfterCancel(cancellingThread: pthread_self(), deliveryWasUnderWay: signalsInProgress > 0)
+            }
+        }
     }
 
     // MARK: Subscriber
 
     /// Records the subscription; a second one is a violation and is cancelled.
     public func receive(subscription: any Subscription) {
-        enterSignal()
+        enterSignal(isSubscription: true)
         lock.lock()
         subscriptionCount += 1
         if subscriptionCount > 1 {
@@ -172,17 +186,53 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     private func checkSignalAllowed() {
         if subscriptionCount == 0 { recordedViolations.append(.signalBeforeSubscription) }
         if isCompleted { recordedViolations.append(.signalAfterCompletion) }
-        if cancelHasReturned { recordedViolations.append(.signalAfterCancel) }
     }
 
-    private func enterSignal() {
-        if signalsInProgress.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
-            lock.withLock { recordedViolations.append(.overlappingSignals) }
+    /// A signal begins: checks rule 3, and for a value or completion rule 5, under the lock, so
+    /// that the check is ordered with `cancel()`'s return.
+    private func enterSignal(isSubscription: Bool = false) {
+        lock.lock()
+        if signalsInProgress > 0 { recordedViolations.append(.overlappingSignals) }
+        signalsInProgress += 1
+        if !isSubscription, var afterCancel {
+            if !afterCancel.admitsSignal(on: pthread_self()) { recordedViolations.append(.signalAfterCancel) }
+            self.afterCancel = afterCancel
         }
+        lock.unlock()
     }
 
     private func leaveSignal() {
-        signalsInProgress.subtract(1, ordering: .acquiringAndReleasing)
+        lock.withLock { signalsInProgress -= 1 }
+    }
+}
+
+/// What rule 5 allows a subscriber to see once `cancel()` has returned: the one delivery that
+/// was already under way on another thread, and nothing after it.
+///
+/// A subscriber cannot see a delivery that a publisher has begun but not yet handed over, so
+/// the line is drawn where it can be seen: a signal that *begins* after `cancel()` returned is
+/// allowed only if it comes from another thread, no signal was being handled when `cancel()`
+/// returned (that one was the delivery under way, on another thread or, from inside
+/// `receive(_:)`, on this one), and no other signal began since. So a value racing with the
+/// cancel on another thread is allowed, once, whether it entered `receive(_:)` just before or
+/// just after `cancel()` returned; a second value, a completion after it, or any signal on the
+/// cancelling thread after `cancel()` returned is a violation.
+struct AfterCancel {
+    let cancellingThread: pthread_t
+    /// Whether a signal was being handled when `cancel()` returned.
+    let deliveryWasUnderWay: Bool
+    /// Signals that began after `cancel()` returned.
+    private(set) var lateSignals = 0
+
+    init(cancellingThread: pthread_t, deliveryWasUnderWay: Bool) {
+        self.cancellingThread = cancellingThread
+        self.deliveryWasUnderWay = deliveryWasUnderWay
+    }
+
+    /// Counts a signal beginning on `thread`; returns whether rule 5 allows it.
+    mutating func admitsSignal(on thread: pthread_t) -> Bool {
+        defer { lateSignals += 1 }
+        return pthread_equal(thread, cancellingThread) == 0 && !deliveryWasUnderWay && lateSignals == 0
     }
 }
 

@@ -33,6 +33,17 @@ struct BufferTests {
         #expect(chain.subscriber.violations.isEmpty)
     }
 
+    @Test("keepFull: a value delivered while upstream sends it answers with demand for one more, as Combine's, instead of a request")
+    func keepFullReturnsDemand() {
+        let chain = handDriven(Int.self) { $0.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest) }
+        chain.subscriber.request(.unlimited)
+        #expect(chain.upstream.send(1) == .max(1))
+        #expect(chain.upstream.send(2) == .max(1))
+        #expect(chain.upstream.requests == [.max(3)])
+        #expect(chain.subscriber.values == [1, 2])
+        #expect(chain.subscriber.violations.isEmpty)
+    }
+
     @Test("byRequest asks upstream for unlimited values, as Combine's does, and applies whenFull to what does not fit")
     func byRequest() {
         let chain = handDriven(Int.self) { $0.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest) }

@@ -17,6 +17,12 @@ private final class LineCollector: TextOutputStream {
 
 private final class Token {}
 
+/// Keeps every write, as it was made.
+private final class WriteRecorder: TextOutputStream {
+    var writes: [String] = []
+    func write(_ string: String) { writes.append(string) }
+}
+
 extension Publisher {
     /// Logs every hook of `handleEvents` into `log`.
     fileprivate func logEvents(into log: EventLog) -> Publishers.HandleEvents<Self> {
@@ -117,19 +123,29 @@ struct PrintTests {
         let output = LineCollector()
         let subscriber = [1, 2].publisher.print("numbers", to: output).record(requesting: .max(1))
         subscriber.request(.unlimited)
-        #expect(output.lines.count == 6)
+        #expect(output.lines.count == 8)
         #expect(output.lines.first?.hasPrefix("numbers: receive subscription: (") == true)
         #expect(Array(output.lines.dropFirst()) == [
             "numbers: request max: (1)",
             "numbers: receive value: (1)",
+            "numbers: request max: (0) (synchronous)",
             "numbers: request unlimited",
             "numbers: receive value: (2)",
+            "numbers: request max: (0) (synchronous)",
             "numbers: receive finished",
         ])
         #expect(subscriber.values == [1, 2])
     }
 
-    @Test("logs demand returned from receive(_:) as synchronous, and cancel")
+    @Test("writes each line as Combine's print does: through print(_:to:), an empty write, the line, then the newline")
+    func writesAsCombine() {
+        let recorder = WriteRecorder()
+        _ = Just(1).print("p", to: recorder).sink { _ in }
+        #expect(recorder.writes.prefix(6) == ["", "p: receive subscription: (Just)", "\n", "", "p: request unlimited", "\n"])
+        #expect(recorder.writes.count == 15)
+    }
+
+    @Test("logs demand returned from receive(_:) as synchronous, every time and as Combine does, and cancel")
     func logsSynchronousDemandAndCancel() {
         let output = LineCollector()
         let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, value in
@@ -144,20 +160,22 @@ struct PrintTests {
             "request max: (1) (synchronous)",
             "receive value: (2)",
             "receive cancel",
+            "request max: (1) (synchronous)",
         ])
         #expect(subscriber.values == [1, 2])
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test("logs a failure with its error, passes it on, and logs nothing after it")
+    @Test("logs a failure with its error and passes it on; logs, as Combine's, what upstream sends after it, without passing it on")
     func logsFailure() {
         let output = LineCollector()
         let chain = handDriven(Int.self) { $0.print(">", to: output) }
         chain.subscriber.request(.unlimited)
         chain.upstream.send(completion: .failure(.boom))
         chain.upstream.send(1)
-        #expect(output.lines.last == ">: receive error: (boom)")
-        #expect(output.lines.count == 3)
+        #expect(Array(output.lines.dropFirst()) == [
+            ">: request unlimited", ">: receive error: (boom)", ">: receive value: (1)", ">: request max: (0) (synchronous)",
+        ])
         #expect(chain.subscriber.completion == .failure(.boom))
         #expect(chain.subscriber.violations.isEmpty)
     }

@@ -100,6 +100,50 @@ struct PublishedTests {
         withExtendedLifetime((cancellable, second)) {}
     }
 
+    @Test("Combine's enclosing-instance subscript reads and writes the property through its object, notifying objectWillChange")
+    func enclosingInstanceSubscript() {
+        final class Model: ObservableObject {
+            var name = Published(initialValue: "a")  // the storage, declared as Combine's tests do
+            var other = "unchanged"
+        }
+        let model = Model()
+        var changes = 0
+        let cancellable = model.objectWillChange.sink { changes += 1 }
+        let values = model.name.projectedValue.record(requesting: .unlimited)
+        #expect(Published<String>[_enclosingInstance: model, wrapped: \.other, storage: \.name] == "a")
+        Published<String>[_enclosingInstance: model, wrapped: \.other, storage: \.name] += "b"
+        #expect(Published<String>[_enclosingInstance: model, wrapped: \.other, storage: \.name] == "ab")
+        #expect(model.other == "unchanged", "the storage key path is the one used")
+        #expect(changes == 1)
+        #expect(values.values == ["a", "ab"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test("generic observable classes and subclasses of observable classes publish their changes")
+    func genericAndSubclassedObservableObjects() {
+        class Base<Value>: ObservableObject {
+            @Published var value: Value
+            init(_ value: Value) { self.value = value }
+        }
+        final class Derived: Base<Int> {
+            @Published var label = ""
+            var plain = 0
+        }
+        let derived = Derived(1)
+        var changes = 0
+        let cancellable = derived.objectWillChange.sink { changes += 1 }
+        derived.value += 1
+        derived.label = "x"
+        derived.plain = 3
+        #expect(changes == 2)
+        #expect(derived.objectWillChange === derived.objectWillChange)
+        let generic = Base<[String]>(["a"])
+        let values = generic.$value.record(requesting: .unlimited)
+        generic.value.append("b")
+        #expect(values.values == [["a"], ["a", "b"]])
+        withExtendedLifetime(cancellable) {}
+    }
+
     @Test("ObservableObjectPublisher sends a Void value per send()")
     func observableObjectPublisher() {
         let publisher = ObservableObjectPublisher()

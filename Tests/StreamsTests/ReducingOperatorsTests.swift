@@ -200,6 +200,25 @@ struct ReducingOperatorsTests {
         }
     }
 
+    @Test("as Combine's, the completion of an upstream that gave no result waits for demand, like a result would")
+    func emptyCompletionWaitsForDemand() {
+        let publishers: [AnyPublisher<Int, Never>] = [
+            Empty<Int, Never>().last().eraseToAnyPublisher(), Empty().min().eraseToAnyPublisher(),
+            Empty().first().eraseToAnyPublisher(), Empty().last(where: { $0 > 0 }).eraseToAnyPublisher(),
+            Empty().max().eraseToAnyPublisher(),
+        ]
+        for publisher in publishers {
+            let subscriber = TestSubscriber<Int, Never>()
+            publisher.subscribe(subscriber)
+            #expect(subscriber.events == [.subscription], "nothing until asked")
+            subscriber.request(.max(1))
+            #expect(subscriber.events == [.subscription, .completion(.finished)])
+        }
+        let failing = TestSubscriber<Int, TestError>()
+        Fail<Int, TestError>(error: .boom).last().subscribe(failing)
+        #expect(failing.completion == .failure(.boom), "a failure does not wait")
+    }
+
     @Test("min and max keep the first of equal values")
     func comparisonTies() {
         let pairs = [(1, "a"), (0, "b"), (1, "c"), (0, "d"), (1, "e")]

@@ -123,13 +123,33 @@ struct Rule8NoLeaksTests {
     func subjectFedByFinishedPublisher() {
         weak var weakSubject: PassthroughSubject<Int, Never>?
         var connection: AnyCancellable?
+        var received: [Int] = []
         do {
             let subject = PassthroughSubject<Int, Never>()
             connection = [1, 2].publisher.subscribe(subject)
+            _ = subject.sink { received.append($0) }
             weakSubject = subject
         }
+        #expect(received == [1, 2])
         #expect(weakSubject == nil)
         withExtendedLifetime(connection) {}
+    }
+
+    @Test("a subject fed by a publisher that has not finished is released when its connection goes")
+    func subjectFedByUnfinishedPublisher() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let upstream = TestPublisher<Int, Never>()
+        var connection: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            connection = upstream.subscribe(subject)
+            weakSubject = subject
+        }
+        #expect(weakSubject != nil, "the connection keeps the subject fed")
+        #expect(connection != nil)
+        connection = nil
+        #expect(weakSubject == nil)
+        #expect(upstream.cancelCount == 1)
     }
 
     // MARK: Future

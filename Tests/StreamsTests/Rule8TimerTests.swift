@@ -67,7 +67,7 @@ struct Rule8TimerTests {
         #expect(subscriber.watched == nil, "nothing keeps the cancelled timeout alive")
     }
 
-    @Test("throttle cancels its scheduled emission when cancelled")
+    @Test("throttle's scheduled emission, one-shot as Combine's, holds it weakly: nothing keeps the cancelled throttle alive")
     func throttle() {
         let scheduler = TestScheduler()
         let upstream = PassthroughSubject<Int, Never>()
@@ -78,23 +78,34 @@ struct Rule8TimerTests {
         upstream.send(2)  // its emission is due a second after the first
         #expect(subscriber.values == [1])
         subscriber.cancel()
-        #expect(scheduler.pendingActionCount == 0)
         #expect(subscriber.watched == nil, "nothing keeps the cancelled throttle alive")
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [1])
+        #expect(scheduler.pendingActionCount == 0)
     }
 
-    @Test("delay cancels the deliveries still waiting when cancelled")
+    @Test("delay's deliveries, one-shot as Combine's, keep the operator until they run, but a cancel lets go of the subscriber and the values at once")
     func delay() {
+        final class Payload {}
+        weak var watchedPayload: Payload?
+        weak var watchedSubscriber: HoldingSubscriber<Payload, Never>?
         let scheduler = TestScheduler()
-        let upstream = PassthroughSubject<Int, Never>()
-        let subscriber = HoldingSubscriber<Int, Never>()
-        upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
-        upstream.send(1)
-        upstream.send(2)
-        subscriber.cancel()
-        #expect(scheduler.pendingActionCount == 0)
-        #expect(subscriber.watched == nil, "nothing keeps the cancelled delay alive")
+        let upstream = PassthroughSubject<Payload, Never>()
+        do {
+            let subscriber = HoldingSubscriber<Payload, Never>()
+            watchedSubscriber = subscriber
+            upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+            let payload = Payload()
+            watchedPayload = payload
+            upstream.send(payload)
+            upstream.send(Payload())
+            subscriber.cancel()
+        }
+        #expect(watchedSubscriber == nil, "the cancelled delay lets go of its subscriber")
+        #expect(watchedPayload == nil, "and of the values still waiting")
+        #expect(scheduler.pendingActionCount == 2, "the scheduler keeps its one-shot actions until they run")
         scheduler.advance(by: .seconds(1))
-        #expect(subscriber.values.isEmpty)
+        #expect(scheduler.pendingActionCount == 0)
     }
 
     @Test("collect(.byTime) cancels its ticker when cancelled")

@@ -29,13 +29,13 @@ struct ScanTests {
         #expect(chain.upstream.requests == [.max(2)])
     }
 
-    @Test("finishing and failure are passed on, and nothing follows them")
+    @Test("finishing and failure are passed on; as Combine's scan (and map), it relies on upstream's rule 4")
     func completion() {
-        let finished = completing(with: .finished, after: [1, 2]) { $0.scan(0, +) }
+        let finished = completing(with: .finished, after: [1, 2], sendingAfterwards: false) { $0.scan(0, +) }
         #expect(finished.values == [1, 3])
         #expect(finished.completion == .finished)
         #expect(finished.violations.isEmpty)
-        let failed = completing(with: .failure(.boom), after: [5]) { $0.scan(0, +) }
+        let failed = completing(with: .failure(.boom), after: [5], sendingAfterwards: false) { $0.scan(0, +) }
         #expect(failed.values == [5])
         #expect(failed.completion == .failure(.boom))
         #expect(failed.violations.isEmpty)

@@ -23,7 +23,7 @@ private final class SearchModel {
 private final class Clock {
     let ticks: AnyPublisher<AnyScheduler.SchedulerTimeType, Never>
     init(scheduler: AnyScheduler = AnyScheduler(DispatchQueue.main)) {
-        ticks = Publishers.Timer(every: .seconds(1), scheduler: scheduler).eraseToAnyPublisher()
+        ticks = SchedulerTimer(every: .seconds(1), scheduler: scheduler).eraseToAnyPublisher()
     }
 }
 

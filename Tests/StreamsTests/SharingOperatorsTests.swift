@@ -64,6 +64,49 @@ struct ShareTests {
         #expect(upstream.subscriptionCount == 2)
     }
 
+    @Test("a subscriber that arrives after completion gets the completion, and upstream is not subscribed again")
+    func lateSubscriberAfterCompletion() {
+        let upstream = TestPublisher<Int, TestError>()
+        let shared = upstream.share()
+        let first = shared.record(requesting: .unlimited)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+        let late = shared.record(requesting: .unlimited)
+        #expect(late.events == [.subscription, .completion(.finished)])
+        #expect(upstream.subscriptionCount == 1, "a shared request is sent once")
+        let later = shared.record(requesting: .none)
+        #expect(later.events == [.subscription, .completion(.finished)])
+        #expect(upstream.subscriptionCount == 1)
+    }
+
+    @Test("a shared Deferred runs once, however many subscribers arrive after it completed")
+    func deferredRunsOnce() {
+        var runs = 0
+        let shared = Deferred { runs += 1; return Just(7) }.share()
+        var values: [Int] = []
+        var completions = 0
+        for _ in 0..<3 {
+            _ = shared.sink(receiveCompletion: { _ in completions += 1 }, receiveValue: { values.append($0) })
+        }
+        #expect(runs == 1)
+        #expect(values == [7])
+        #expect(completions == 3)
+    }
+
+    @Test("upstream stays connected while any subscriber that has not cancelled remains, completed or not")
+    func disconnectsOnlyWhenLastCancels() {
+        let upstream = TestPublisher<Int, TestError>()
+        let shared = upstream.share()
+        let first = shared.record(requesting: .unlimited)
+        upstream.send(completion: .finished)
+        let late = shared.record(requesting: .unlimited)
+        late.cancel()
+        #expect(upstream.cancelCount == 0, "the first subscriber never cancelled")
+        first.cancel()
+        #expect(upstream.subscriptionCount == 1)
+    }
+
     @Test("keeps the stream rules")
     func rules() {
         let findings = ruleFindings { $0.share() }
@@ -139,6 +182,18 @@ struct ConnectableTests {
         #expect(subscriber.completion == .finished)
         #expect(subscriber.violations.isEmpty)
         connection.cancel()
+    }
+
+    @Test("multicast + autoconnect: a subscriber after completion gets the completion and no new upstream subscription")
+    func autoconnectAfterCompletion() {
+        let upstream = TestPublisher<Int, TestError>()
+        let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
+        let first = auto.record(requesting: .unlimited)
+        upstream.send(completion: .failure(.boom))
+        #expect(first.completion == .failure(.boom))
+        let late = auto.record(requesting: .unlimited)
+        #expect(late.events == [.subscription, .completion(.failure(.boom))])
+        #expect(upstream.subscriptionCount == 1)
     }
 
     @Test("autoconnect connects with the first subscriber and disconnects when the last leaves")

@@ -134,7 +134,7 @@ struct SubjectsTests {
 
     // MARK: Completion
 
-    @Test("values and completions sent after the completion are ignored, and value keeps the last value")
+    @Test("values and completions sent after the completion are ignored; as Combine's, setting value still changes it")
     func sendAfterCompletion() {
         let passthrough = PassthroughSubject<Int, TestError>()
         let current = CurrentValueSubject<Int, TestError>(0)
@@ -153,7 +153,7 @@ struct SubjectsTests {
         current.send(completion: .failure(.other))
         #expect(passthroughSubscriber.events == [.subscription, .completion(.failure(.boom))])
         #expect(currentSubscriber.events == [.subscription, .value(0), .completion(.finished)])
-        #expect(current.value == 0)
+        #expect(current.value == 2, "set after the completion; send(1) was ignored")
     }
 
     @Test("a subscriber that arrives after the completion gets the completion at once")
@@ -196,7 +196,50 @@ struct SubjectsTests {
         withExtendedLifetime(connection) {}
     }
 
-    @Test("a subject asks its upstream for unlimited values, and the returned cancellable detaches it")
+    @Test("a subject fed by a publisher asks it for values only once a subscriber has demand: the sink gets 1, 2, 3 and the completion")
+    func subjectRequestsUpstreamOnceDownstreamHasDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let connection = [1, 2, 3].publisher.subscribe(subject)
+        var received: [Int] = []
+        var finished = false
+        let sink = subject.sink(receiveCompletion: { _ in finished = true }, receiveValue: { received.append($0) })
+        #expect(received == [1, 2, 3])
+        #expect(finished)
+        withExtendedLifetime((connection, sink)) {}
+    }
+
+    @Test("a CurrentValueSubject, which keeps its value, asks an upstream for unlimited values at once, as Combine's")
+    func currentValueSubjectRequestsUpstreamAtOnce() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let connection = [1, 2].publisher.subscribe(subject)
+        #expect(subject.value == 2)
+        let subscriber = subject.record(requesting: .unlimited)
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+        withExtendedLifetime(connection) {}
+    }
+
+    @Test("a PassthroughSubject asks an upstream for unlimited values on the first demand of any subscriber, once; later upstreams at once")
+    func subjectUpstreamDemandFollowsFirstDownstreamDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let early = RecordingSubscription()
+        subject.send(subscription: early)
+        #expect(early.requests.isEmpty, "nobody has asked yet")
+        let idle = TestSubscriber<Int, Never>()
+        subject.subscribe(idle)
+        #expect(early.requests.isEmpty, "a subscriber without demand does not count")
+        let asking = TestSubscriber<Int, Never>()
+        subject.subscribe(asking)
+        asking.request(.max(1))
+        #expect(early.requests == [.unlimited])
+        asking.request(.max(1))
+        idle.request(.max(3))
+        #expect(early.requests == [.unlimited], "asked once")
+        let late = RecordingSubscription()
+        subject.send(subscription: late)
+        #expect(late.requests == [.unlimited], "demand was seen before this upstream arrived")
+    }
+
+    @Test("the cancellable of subscribe(subject) detaches the subject from its upstream")
     func subscribeSubjectDemandAndCancel() {
         let upstream = TestPublisher<Int, Never>()
         let subject = CurrentValueSubject<Int, Never>(0)

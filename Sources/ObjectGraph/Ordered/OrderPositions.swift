@@ -1,3 +1,5 @@
+import Streams
+
 /// Positions for the members of an ordered to-many as the SQLite store keeps them: sparse
 /// integers (a new list is numbered `0, spacing, 2·spacing, …`), so that a reorder rewrites
 /// only the members that moved.
@@ -72,11 +74,8 @@ enum OrderPositions {
         var previous = [Int](repeating: -1, count: values.count)
         for (index, value) in values.enumerated() {
             guard let value else { continue }
-            var low = 0, high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]]! < value { low = middle + 1 } else { high = middle }
-            }
+            // The first run whose tail is not below `value`: `value` extends the run before it.
+            let low = partitionPoint(in: tails.indices) { values[tails[$0]]! < value }
             if low > 0 { previous[index] = tails[low - 1] }
             if low == tails.count { tails.append(index) } else { tails[low] = index }
         }

@@ -13,38 +13,36 @@ extension AsyncSequence where Self: Sendable {
     /// }
     /// let cancellable = stream.publisher.sink { print($0) }   // 1, 2, 3
     /// ```
-    public var publisher: Publishers.AsyncSequencePublisher<Self> {
-        Publishers.AsyncSequencePublisher(self)
+    public var publisher: AsyncSequencePublisher<Self> {
+        AsyncSequencePublisher(self)
     }
 }
 
-extension Publishers {
-    /// A publisher of the elements of an `AsyncSequence`, pulled one at a time within demand.
-    ///
-    /// Made with ``_Concurrency/AsyncSequence/publisher``. Elements are delivered from the task
-    /// that iterates the sequence; the sequence's error, if it throws, fails the stream.
-    public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher {
-        /// The sequence's element type.
-        public typealias Output = Base.Element
-        /// The sequence's error type.
-        public typealias Failure = Base.Failure
+/// A publisher of the elements of an `AsyncSequence`, pulled one at a time within demand.
+///
+/// Made with ``_Concurrency/AsyncSequence/publisher``. Elements are delivered from the task
+/// that iterates the sequence; the sequence's error, if it throws, fails the stream.
+public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher {
+    /// The sequence's element type.
+    public typealias Output = Base.Element
+    /// The sequence's error type.
+    public typealias Failure = Base.Failure
 
-        /// The sequence whose elements are published.
-        public let base: Base
+    /// The sequence whose elements are published.
+    public let base: Base
 
-        /// Creates a publisher of `base`'s elements.
-        public init(_ base: Base) {
-            self.base = base
-        }
+    /// Creates a publisher of `base`'s elements.
+    public init(_ base: Base) {
+        self.base = base
+    }
 
-        /// Hands `subscriber` a subscription; iteration starts with its first request.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(subscription: Inner(base: base, downstream: subscriber))
-        }
+    /// Hands `subscriber` a subscription; iteration starts with its first request.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subscriber.receive(subscription: Inner(base: base, downstream: subscriber))
     }
 }
 
-extension Publishers.AsyncSequencePublisher {
+extension AsyncSequencePublisher {
     private final class Inner<Downstream: Subscriber>: Subscription, AsyncIterating, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         // `lock` protects every `var`. Only the iterating task delivers, so signals are serial;

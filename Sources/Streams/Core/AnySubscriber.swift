@@ -34,12 +34,12 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// A subscriber that forwards every value and completion to `subject`.
     ///
-    /// The upstream subscription goes to the subject's ``Subject/send(subscription:)``.
+    /// The subject is given, through ``Subject/send(subscription:)``, a subscription that passes
+    /// its requests and cancel upstream, as with ``Publisher/subscribe(_:)-(Subject)``.
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
-        self.init(
-            receiveSubscription: { subject.send(subscription: $0) },
-            receiveValue: { subject.send($0); return .none },
-            receiveCompletion: { subject.send(completion: $0) })
+        // As Combine's: through the subscriber that `subscribe(subject)` uses, described as
+        // "Subject", which hands the subject itself as its subscription.
+        self.init(SubjectSubscriber(subject))
     }
 
     /// A subscriber made of closures; a missing closure means "do nothing" (and no demand).

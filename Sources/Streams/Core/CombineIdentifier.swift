@@ -11,9 +11,10 @@ public struct CombineIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Creates an identifier for `object`, equal to every other identifier made from the same
-    /// object while it lives.
+    /// object while it lives. As Combine's, it is the object's address (described as
+    /// `0x` and the address in hexadecimal); counted identifiers never reach an address.
     public init(_ object: AnyObject) {
-        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(object))) | (1 << 63)
+        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
     }
 
     /// A textual form such as `0x1a2b`.

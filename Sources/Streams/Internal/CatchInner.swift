@@ -33,7 +33,7 @@ where Upstream.Output == Replacement.Output, Downstream.Input == Upstream.Output
             guard case .failure(let error) = completion else { return finish(.finished) }
             switch makeReplacement(error) {
             case .success(let replacement):
-                subscribe(to: replacement) { [self] in finish($0.mapError(mapReplacementFailure)) }
+                subscribe(to: replacement) { [self] in finish($0.mappingError(mapReplacementFailure)) }
             case .failure(let handlerError):
                 finish(.failure(handlerError))
             }

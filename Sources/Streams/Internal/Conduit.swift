@@ -1,11 +1,15 @@
 /// One subscriber's connection to a source that pushes values (``CurrentValueSubject``,
-/// ``Future``): it keeps the subscriber's demand and delivers signals to it one at a time.
+/// ``Future``, ``SchedulerTimer``, `NotificationCenter`'s publisher): it keeps the subscriber's
+/// demand and delivers signals to it one at a time.
 ///
-/// The thin locking shell around a ``DeliveryQueue`` that keeps the newest value beyond the
-/// demand (``DeliveryQueue/offerKeepingLatest(_:)``): a subscriber that has not asked yet
-/// receives the latest value as soon as it does. Signals are never delivered while the lock is
-/// held; a thread that finds another delivering leaves its signal in the queue, and the
-/// delivering thread hands it out before it gives the turn up (rules 3, 6 and 9).
+/// The thin locking shell around a ``DeliveryQueue``. A source that keeps its latest value
+/// offers with ``offer(_:)``, which keeps the newest value beyond the demand
+/// (``DeliveryQueue/offerKeepingLatest(_:)``): a subscriber that has not asked yet receives the
+/// latest value as soon as it does. A source that keeps nothing (a timer, notifications) offers
+/// with ``offerWithinDemand(_:)``, which drops a value the subscriber has not asked for. Signals
+/// are never delivered while the lock is held; a thread that finds another delivering leaves its
+/// signal in the queue, and the delivering thread hands it out before it gives the turn up
+/// (rules 3, 6 and 9); what is dropped is released after unlocking.
 @usableFromInline
 package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Sendable {
     @usableFromInline
@@ -16,6 +20,9 @@ package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Send
     @usableFromInline package final var combineName = "CurrentValueSubject"
     /// The publisher, for the mirror; set with ``combineName``.
     @usableFromInline package final weak var parent: AnyObject?
+    /// Whether the mirror shows the subject's children (Combine's subscriptions to a timer or
+    /// to notifications show none).
+    @usableFromInline package final var showsMirrorChildren = true
 
     /// The children of Combine's mirror of these subscriptions (see Conduit+Description).
     package func mirrorChildren() -> [Mirror.Child] { [] }
@@ -24,6 +31,12 @@ package class ConduitBase<Output, Failure: Error>: Subscription, @unchecked Send
     /// kept value, until demand arrives.
     @usableFromInline
     package func offer(_ value: Output) { fatalError("abstract") }
+    /// Delivers `value` if the subscriber has demand not yet covered by waiting values;
+    /// otherwise drops it (a source that keeps nothing for later).
+    package func offerWithinDemand(_ value: Output) { fatalError("abstract") }
+    /// Runs `body` once, outside the lock, when the subscriber cancels — or at once if the
+    /// stream has already ended for it.
+    package func whenTerminated(_ body: @escaping () -> Void) { fatalError("abstract") }
     /// Ends the stream for this subscriber.
     ///
     /// With `afterPendingValue`, a value kept for later demand is delivered before the completion.
@@ -75,8 +88,11 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
     }
 
     override package func mirrorChildren() -> [Mirror.Child] {
+        guard showsMirrorChildren else { return [] }
         let (downstream, demand) = lock.withLock { (self.downstream, queue.demand) }
-        let parent = self.parent
+        // As Combine's: once the stream has ended for the subscriber (cancelled or completed),
+        // the subscription no longer shows the publisher.
+        let parent = downstream == nil ? nil : self.parent
         if combineName == "Future" {
             return [("parent", parent as Any), ("downstream", downstream as Any), ("hasAnyDemand", demand > 0), ("subject", parent as Any)]
         }
@@ -99,6 +115,30 @@ package final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Inpu
         let target = signal == nil ? nil : downstream  // a value: the subscriber stays
         unlockReleasingDiscards()
         if let signal, let target { deliver(signal, to: target) }
+    }
+
+    override package func offerWithinDemand(_ value: Output) {
+        lock.lock()
+        guard queue.room > 0 else {
+            lock.unlock()
+            withExtendedLifetime(value) {}  // dropped after unlocking: its deinit may call back in
+            return
+        }
+        let signal = queue.offer(value)
+        let target = signal == nil ? nil : downstream
+        unlockReleasingDiscards()
+        if let signal, let target { deliver(signal, to: target) }
+    }
+
+    override package func whenTerminated(_ body: @escaping () -> Void) {
+        lock.lock()
+        if downstream != nil {
+            onTermination = body
+            lock.unlock()
+        } else {
+            lock.unlock()
+            body()
+        }
     }
 
     override package func finish(_ completion: Subscribers.Completion<Failure>, afterPendingValue: Bool = false) {

@@ -19,46 +19,35 @@ struct EventHooks<Output, Failure: Error> {
 /// It stands between upstream's subscription and downstream, so that it sees requests and
 /// cancellation too. The hooks are released when the stream ends, outside the lock, and never
 /// run while the lock is held.
-final class EventHookInner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
+final class EventHookInner<Downstream: Subscriber>: Subscriber, Subscription, LifecycleGuarded, CombineDescribing, @unchecked Sendable {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminated
-    }
-
-    // `lock` protects `status`, `downstream` and `hooks`; the last two are nil once terminated.
-    private let lock = Lock()
-    private var status = Status.awaitingSubscription
-    private var downstream: Downstream?
+    // `lock` protects `lifecycle` and `hooks`; the hooks are let go of when the stream ends.
+    let lock = Lock()
+    var lifecycle: SubscriptionLifecycle<Downstream, any Subscription, Never>
     private var hooks: EventHooks<Input, Failure>?
     let description: String
 
     init(downstream: Downstream, hooks: EventHooks<Input, Failure>, description: String) {
-        self.downstream = downstream
+        lifecycle = SubscriptionLifecycle(downstream: downstream)
         self.hooks = hooks
         self.description = description
     }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = status, let downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        status = .subscribed(subscription)
-        let hook = hooks?.receiveSubscription
+        let downstream = lifecycle.attach(subscription)
+        let hook = downstream == nil ? nil : hooks?.receiveSubscription
         lock.unlock()
+        guard let downstream else { subscription.cancel(); return }
         hook?(subscription)
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
+        guard let downstream = lifecycle.subscribedDownstream else { lock.unlock(); return .none }
         let outputHook = hooks?.receiveOutput
         let requestHook = hooks?.receiveRequest
         lock.unlock()
@@ -71,40 +60,45 @@ final class EventHookInner<Downstream: Subscriber>: Subscriber, Subscription, Co
     // Whether the stream is still on: demand returned by a subscriber that cancelled inside
     // `receive(_:)` is not reported.
     private var isSubscribed: Bool {
-        lock.withLock { if case .subscribed = status { true } else { false } }
+        lock.withLock { lifecycle.isSubscribed }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard let (_, downstream, hooks) = terminate() else { return }
-        hooks.receiveCompletion?(completion)
+        lock.lock()
+        let completed = lifecycle.complete()
+        let hooks = completed == nil ? nil : takeHooks()
+        lock.unlock()
+        guard let (downstream, _) = completed else { return }
+        hooks?.receiveCompletion?(completion)
         downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         lock.lock()
-        guard case .subscribed(let upstream) = status else { lock.unlock(); return }
+        guard let upstream = lifecycle.upstream else { lock.unlock(); return }
         let hook = hooks?.receiveRequest
         lock.unlock()
         hook?(demand, false)
         upstream.request(demand)
     }
 
+    /// Runs `receiveCancel` once — also for a cancel before upstream's subscription arrived, as
+    /// Combine's does (that subscription is then refused) — then cancels upstream.
     func cancel() {
-        guard let (upstream, downstream, hooks) = terminate() else { return }
-        hooks.receiveCancel?()
-        upstream.cancel()
-        withExtendedLifetime(downstream) {}
+        lock.lock()
+        let ending = lifecycle.cancel()
+        let hooks = takeHooks()
+        lock.unlock()
+        hooks?.receiveCancel?()
+        withExtendedLifetime(ending.released) {}
+        ending.upstream?.cancel()
     }
 
-    /// Ends the stream once: returns what was held, or `nil` if it had already ended.
-    private func terminate() -> (any Subscription, Downstream, EventHooks<Input, Failure>)? {
-        lock.lock()
-        guard case .subscribed(let upstream) = status, let downstream, let hooks else { lock.unlock(); return nil }
-        status = .terminated
-        self.downstream = nil
-        self.hooks = nil
-        lock.unlock()
-        return (upstream, downstream, hooks)
+    /// Takes the hooks out, to be run and released after unlocking; `nil` once taken. Call with
+    /// `lock` held.
+    private func takeHooks() -> EventHooks<Input, Failure>? {
+        defer { hooks = nil }
+        return hooks
     }
 }

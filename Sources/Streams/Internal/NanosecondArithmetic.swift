@@ -45,18 +45,19 @@ package enum NanosecondArithmetic {
         return Int(value)
     }
 
-    /// The distance from `start` to `end`, saturating.
+    /// The distance from `start` to `end`, as Dispatch measures it: a distance too large for
+    /// `Int`, either way, is `Int.max` — "never" (as `DispatchTime.distance(to:)` and Combine's
+    /// scheduler time say).
     package static func distance(from start: UInt64, to end: UInt64) -> Int {
-        if end >= start {
-            let difference = end - start
-            return difference > UInt64(Int.max) ? .max : Int(difference)
-        }
-        let difference = start - end
-        return difference > UInt64(Int.max) ? .min : -Int(difference)
+        let difference = end >= start ? end - start : start - end
+        guard difference <= UInt64(Int.max) else { return .max }
+        return end >= start ? Int(difference) : -Int(difference)
     }
 
-    /// `time` moved by `nanoseconds`, clamped to `1...UInt64.max` (dispatch reads 0 as "now").
+    /// `time` moved by `nanoseconds`, clamped to `1...UInt64.max` (dispatch reads 0 as "now");
+    /// `Int.max` nanoseconds ("never") is the distant future, `UInt64.max`, as in Combine.
     package static func advance(_ time: UInt64, by nanoseconds: Int) -> UInt64 {
+        if nanoseconds == .max { return .max }
         if nanoseconds >= 0 {
             let (sum, overflow) = time.addingReportingOverflow(UInt64(nanoseconds))
             return overflow ? .max : sum

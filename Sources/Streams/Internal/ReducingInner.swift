@@ -11,28 +11,22 @@ package enum ReduceStep<Failure: Error> {
 /// The per-subscriber state of an operator that consumes its whole upstream and delivers at most
 /// one value at the end (`reduce`, `collect`, `count`, `last`, `min`, `contains`, …).
 ///
-/// It requests unlimited values from upstream as soon as it is subscribed, and holds the result
-/// until downstream has asked for a value. Subclasses override ``accumulate(_:)`` and
-/// ``result``; upstream signals are serial, so they may keep their state in plain properties.
-package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
+/// It requests unlimited values from upstream as soon as it is subscribed. As Combine's, it
+/// holds the end of the stream — the result and the completion behind it, or the bare
+/// completion when there is no result — until downstream has asked for a value; a failure is
+/// delivered at once. Subclasses override ``accumulate(_:)`` and ``result``; upstream signals
+/// are serial, so they may keep their state in plain properties.
+package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, LifecycleGuarded, CombineDescribing, @unchecked Sendable {
     package typealias Output = Downstream.Input
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case waitingForDemand(Output)
-        case terminated
-    }
-
-    // `lock` protects `status`, `downstream`, `hasDownstreamDemand` and `isCancelled`.
-    private let lock = Lock()
-    private var status = Status.awaitingSubscription
-    private var downstream: Downstream?
+    // `lock` protects `lifecycle` and `hasDownstreamDemand`. What is held is the result, if any,
+    // waiting for demand with the completion behind it.
+    package let lock = Lock()
+    package var lifecycle: SubscriptionLifecycle<Downstream, any Subscription, Output?>
     private var hasDownstreamDemand = false
-    private var isCancelled = false
 
     package init(downstream: Downstream) {
-        self.downstream = downstream
+        lifecycle = SubscriptionLifecycle(downstream: downstream)
     }
 
     /// The operator's name as Combine shows it (`"Reduce"`, `"AllSatisfy"`, …).
@@ -41,7 +35,7 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
     /// Combine's mirror of these operators: the subscriber, the result so far, the initial
     /// result and the status (`collect()`'s: how many values it holds).
     package var customMirror: Mirror {
-        let (downstream, status) = lock.withLock { (self.downstream, self.status) }
+        let (downstream, status) = lock.withLock { (lifecycle.downstream, lifecycle.status) }
         return Mirror(self, children: mirrorChildren(downstream: downstream, status: status))
     }
 
@@ -71,92 +65,80 @@ package class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscribe
     }
 
     package func receive(subscription: any Subscription) {
-        lock.lock()
-        guard case .awaitingSubscription = status, let downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        status = .subscribed(subscription)
-        lock.unlock()
+        guard let downstream = attachUpstream(subscription) else { return }
         downstream.receive(subscription: self)
         subscription.request(.unlimited)
     }
 
     package func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard case .subscribed(let upstream) = status else { lock.unlock(); return .none }
-        lock.unlock()
+        guard let upstream = attachedUpstream else { return .none }
         switch accumulate(input) {
         case .continue:
             return .none
         case .finish:
-            upstream.cancel()
-            end(.finished)
+            finish(cancelling: upstream)
         case .fail(let error):
-            upstream.cancel()
-            end(.failure(error))
+            fail(error, cancelling: upstream)
         }
         return .none
     }
 
     package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         switch completion {
-        case .finished: end(.finished)
-        case .failure(let error): end(.failure(mapFailure(error)))
+        case .finished: finish(cancelling: nil)
+        case .failure(let error): fail(mapFailure(error), cancelling: nil)
         }
     }
 
-    private func end(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        let value: Output? = if case .finished = completion { result } else { nil }
+    /// The result is known: delivered with the completion if downstream has asked, held for its
+    /// demand otherwise. `upstream` is cancelled when the operator ended the stream itself.
+    private func finish(cancelling upstream: (any Subscription)?) {
+        let value = result
         lock.lock()
-        guard case .subscribed = status, let downstream else { lock.unlock(); return }
-        if let value, !hasDownstreamDemand {
-            status = .waitingForDemand(value)
+        if !hasDownstreamDemand {
+            let held = lifecycle.hold(value)
             lock.unlock()
+            if held != nil { upstream?.cancel() }
             return
         }
-        status = .terminated
-        self.downstream = nil
+        let ended = lifecycle.beginLastValue()
         lock.unlock()
-        deliver(value, then: completion, to: downstream)
+        guard let (downstream, _) = ended else { return }
+        upstream?.cancel()
+        deliver(value, to: downstream)
+    }
+
+    private func fail(_ error: Downstream.Failure, cancelling upstream: (any Subscription)?) {
+        lock.lock()
+        let ended = lifecycle.complete()
+        lock.unlock()
+        guard let (downstream, _) = ended else { return }
+        upstream?.cancel()
+        downstream.receive(completion: .failure(error))
     }
 
     package func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         lock.lock()
-        guard case .waitingForDemand(let value) = status, let downstream else {
-            hasDownstreamDemand = true
-            lock.unlock()
-            return
-        }
-        status = .terminated
-        self.downstream = nil
+        hasDownstreamDemand = true
+        let held = lifecycle.beginLastValueFromHeld()
         lock.unlock()
-        deliver(value, then: .finished, to: downstream)
+        guard let (value, downstream) = held else { return }
+        deliver(value, to: downstream)
     }
 
-    private func deliver(_ value: Output?, then completion: Subscribers.Completion<Downstream.Failure>, to downstream: Downstream) {
+    /// Delivers the result, if any, then the completion (unless the subscriber cancelled from
+    /// inside `receive(_:)`). Called after ``SubscriptionLifecycle/beginLastValue()``.
+    private func deliver(_ value: Output?, to downstream: Downstream) {
         if let value {
-            _ = downstream.receive(value)
-            // A subscriber that cancelled from inside `receive(_:)` gets no completion (rule 5).
-            if lock.withLock({ isCancelled }) { return }
+            deliverLastValue(value, then: .finished, to: downstream)
+        } else {
+            lock.withLock { _ = lifecycle.didDeliverLastValue() }
+            downstream.receive(completion: .finished)
         }
-        downstream.receive(completion: completion)
     }
 
     package func cancel() {
-        lock.lock()
-        let upstream: (any Subscription)?
-        if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
-        // A result waiting for demand is released after unlocking, with the subscriber: their
-        // deinits may call back in.
-        let released = (status, downstream)
-        status = .terminated
-        isCancelled = true
-        downstream = nil
-        lock.unlock()
-        withExtendedLifetime(released) {}
-        upstream?.cancel()
+        cancelLifecycle()
     }
 }

@@ -200,7 +200,7 @@ class ScheduledInner<Input, Downstream: Subscriber>: Subscriber, Subscription, C
 
     // MARK: Subscription
 
-    final func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         lock.lock()
         guard downstream != nil else { lock.unlock(); return }

@@ -1,10 +1,12 @@
-/// An action scheduled once, at a time, that can be cancelled: what `debounce`, `timeout`,
-/// `throttle` and `delay` start for each deadline, so that a deadline they no longer need is
-/// cancelled rather than left to keep the operator alive until it passes (rule 8).
+/// An action scheduled once, at a time, that can be cancelled: what `debounce` and `timeout`
+/// start for each deadline, so that a deadline they no longer need is cancelled rather than left
+/// to keep the operator alive until it passes (rule 8).
 ///
 /// ``Scheduler`` can cancel only repeating actions, so the timer is scheduled with the repeating
-/// form and cancels itself when it first runs. Cancelling it releases the action (and what the
-/// action captures, typically the operator) at once, and the scheduler drops its run.
+/// form — repeating every `interval`, the operator's own, as Combine's `debounce` and `timeout`
+/// schedule it, so that a scheduler that records its calls sees Combine's — and cancels itself
+/// when it first runs. Cancelling it releases the action (and what the action captures,
+/// typically the operator) at once, and the scheduler drops its run.
 final class ScheduledTimer: Cancellable, @unchecked Sendable {  // `lock` protects `state`
     private enum State {
         /// Being scheduled: the scheduler has not returned its cancellable yet.
@@ -24,17 +26,18 @@ final class ScheduledTimer: Cancellable, @unchecked Sendable {  // `lock` protec
         state = .scheduling(action: action)
     }
 
-    /// Runs `action` once on `scheduler` at `date`.
+    /// Runs `action` once on `scheduler` at `date`, through a repeating action every `interval`
+    /// (whose repeat the first run cancels).
     static func schedule<S: Scheduler>(
         on scheduler: S,
         after date: S.SchedulerTimeType,
+        interval: S.SchedulerTimeType.Stride,
         tolerance: S.SchedulerTimeType.Stride,
         options: S.SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> ScheduledTimer {
         let timer = ScheduledTimer(action: action)
-        // The repeat is never reached: the first run cancels it.
-        let cancellable = scheduler.schedule(after: date, interval: .seconds(86_400), tolerance: tolerance, options: options) {
+        let cancellable = scheduler.schedule(after: date, interval: interval, tolerance: tolerance, options: options) {
             timer.fire()
         }
         timer.scheduled(cancellable)

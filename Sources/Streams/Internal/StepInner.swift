@@ -20,25 +20,15 @@ package enum OperatorStep<Output, Failure: Error> {
 /// upstream still sends. Subclasses override ``step(_:)`` and, if their failure type differs
 /// from upstream's, ``mapCompletion(_:)``. Upstream signals are serial (rule 3), so subclasses
 /// may keep state in plain stored properties touched only from ``step(_:)``.
-package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
+package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, LifecycleGuarded, CombineDescribing, @unchecked Sendable {
     package typealias Output = Downstream.Input
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// Upstream is cancelled and the last value is being delivered; a cancel from inside
-        /// that delivery moves to `terminated`, and then no completion follows (rule 5).
-        case deliveringLastValue
-        case terminated
-    }
-
-    // `lock` protects `status` and `downstream`.
-    private let lock = Lock()
-    private var status = Status.awaitingSubscription
-    private var downstream: Downstream?
+    // `lock` protects `lifecycle` (and subclass state the mirror shows, see ``withLock(_:)``).
+    package let lock = Lock()
+    package var lifecycle: SubscriptionLifecycle<Downstream, any Subscription, Never>
 
     package init(downstream: Downstream) {
-        self.downstream = downstream
+        lifecycle = SubscriptionLifecycle(downstream: downstream)
     }
 
     /// The operator's name as Combine shows it (`"TryMap"`, `"PrefixWhile"`, …).
@@ -48,10 +38,7 @@ package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     /// ``mirrorChildren(downstream:upstream:isFinished:)``.
     package var customMirror: Mirror {
         lock.lock()
-        let downstream = self.downstream
-        let upstream: (any Subscription)? = if case .subscribed(let subscription) = status { subscription } else { nil }
-        let isFinished = if case .terminated = status { true } else { false }
-        let children = mirrorChildren(downstream: downstream, upstream: upstream, isFinished: isFinished)
+        let children = mirrorChildren(downstream: lifecycle.downstream, upstream: lifecycle.upstream, isFinished: lifecycle.isTerminated)
         lock.unlock()
         return Mirror(self, children: children)
     }
@@ -86,81 +73,54 @@ package class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     package var finishesImmediately: Bool { false }
 
     package func receive(subscription: any Subscription) {
-        lock.lock()
-        guard case .awaitingSubscription = status, let downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        status = .subscribed(subscription)
-        lock.unlock()
+        guard let downstream = attachUpstream(subscription) else { return }
         downstream.receive(subscription: self)
         if finishesImmediately { end(.finished, lastValue: nil) }
     }
 
     package func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
-        lock.unlock()
+        guard let downstream = subscribedDownstream else { return .none }
         switch step(input) {
         case .emit(let output):
             return downstream.receive(output)
         case .skip:
             return .max(1)
         case .emitAndFinish(let output):
-            end(.finished, lastValue: output)
+            return end(.finished, lastValue: output)
         case .finish:
-            end(.finished, lastValue: nil)
+            return end(.finished, lastValue: nil)
         case .fail(let error):
-            end(.failure(error), lastValue: nil)
+            return end(.failure(error), lastValue: nil)
         }
-        return .none
     }
 
     package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        lock.lock()
-        guard case .subscribed = status, let downstream else { lock.unlock(); return }
-        status = .terminated
-        self.downstream = nil
-        lock.unlock()
+        guard let downstream = completeLifecycle() else { return }
         downstream.receive(completion: mapCompletion(completion))
     }
 
-    private func end(_ completion: Subscribers.Completion<Downstream.Failure>, lastValue: Output?) {
+    /// The operator ends the stream: upstream is cancelled, then the last value (if any) and
+    /// the completion are delivered.
+    /// Returns the demand the subscriber returned for the last value (`.none` without one).
+    @discardableResult
+    private func end(_ completion: Subscribers.Completion<Downstream.Failure>, lastValue: Output?) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let upstream) = status, let downstream else { lock.unlock(); return }
-        status = lastValue == nil ? .terminated : .deliveringLastValue
-        self.downstream = nil
+        let ended = lastValue == nil ? lifecycle.complete() : lifecycle.beginLastValue()
         lock.unlock()
+        guard let (downstream, upstream) = ended else { return .none }
         upstream.cancel()
         if let lastValue {
-            _ = downstream.receive(lastValue)
-            lock.lock()
-            let wasCancelled = if case .deliveringLastValue = status { false } else { true }
-            status = .terminated
-            lock.unlock()
-            if wasCancelled { return }
+            return deliverLastValue(lastValue, then: completion, to: downstream)
         }
         downstream.receive(completion: completion)
+        return .none
     }
 
     package func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
-        lock.lock()
-        guard case .subscribed(let upstream) = status else { lock.unlock(); return }
-        lock.unlock()
-        upstream.request(demand)
+        requestUpstream(demand)
     }
 
     package func cancel() {
-        lock.lock()
-        let upstream: (any Subscription)?
-        if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
-        status = .terminated
-        let released = downstream
-        downstream = nil
-        lock.unlock()
-        withExtendedLifetime(released) {}
-        upstream?.cancel()
+        cancelLifecycle()
     }
 }

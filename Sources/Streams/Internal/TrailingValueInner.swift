@@ -18,32 +18,21 @@ package struct TrailingEnding<Output, Failure: Error> {
 /// value is delivered at once if that demand is positive; otherwise it is held, with the
 /// completion behind it, until downstream asks for a value. Subclasses override
 /// ``ending(for:receivedValues:)``.
-package class TrailingValueInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable {
+package class TrailingValueInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, LifecycleGuarded, CombineDescribing, @unchecked Sendable {
     package typealias Input = Downstream.Input
     package typealias Failure = UpstreamFailure
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case holding(TrailingEnding<Input, Downstream.Failure>)
-        case terminated
-    }
-
-    // `lock` protects `status`, `downstream`, `outstandingDemand` and `isCancelled`.
-    // `hasReceivedValues` is touched only from upstream's serial signals.
-    private let lock = Lock()
-    private var status = Status.awaitingSubscription
-    private var downstream: Downstream?
+    // `lock` protects `lifecycle` and `outstandingDemand`; what is held is the ending waiting
+    // for demand. `hasReceivedValues` is touched only from upstream's serial signals.
+    package let lock = Lock()
+    package var lifecycle: SubscriptionLifecycle<Downstream, any Subscription, TrailingEnding<Input, Downstream.Failure>>
     private var outstandingDemand = Subscribers.Demand.none
-    private var isCancelled = false
     private var hasReceivedValues = false
 
     package init(downstream: Downstream) {
-        self.downstream = downstream
+        lifecycle = SubscriptionLifecycle(downstream: downstream)
     }
 
-    /// What to deliver when upstream completes with `completion`, after `receivedValues`
-    /// tells whether upstream sent any value.
     /// The operator's name as Combine shows it (`"ReplaceEmpty"`, `"ReplaceError"`).
     package var description: String { "\(type(of: self))" }
 
@@ -53,6 +42,8 @@ package class TrailingValueInner<UpstreamFailure: Error, Downstream: Subscriber>
     /// The description, as Combine's types show it in a playground.
     package var playgroundDescription: Any { description }
 
+    /// What to deliver when upstream completes with `completion`, after `receivedValues`
+    /// tells whether upstream sent any value.
     package func ending(
         for completion: Subscribers.Completion<UpstreamFailure>,
         receivedValues: Bool
@@ -61,20 +52,13 @@ package class TrailingValueInner<UpstreamFailure: Error, Downstream: Subscriber>
     }
 
     package func receive(subscription: any Subscription) {
-        lock.lock()
-        guard case .awaitingSubscription = status, let downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        status = .subscribed(subscription)
-        lock.unlock()
+        guard let downstream = attachUpstream(subscription) else { return }
         downstream.receive(subscription: self)
     }
 
     package func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
+        guard let downstream = lifecycle.subscribedDownstream else { lock.unlock(); return .none }
         outstandingDemand -= 1
         lock.unlock()
         hasReceivedValues = true
@@ -86,55 +70,39 @@ package class TrailingValueInner<UpstreamFailure: Error, Downstream: Subscriber>
     package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let ending = ending(for: completion, receivedValues: hasReceivedValues)
         lock.lock()
-        guard case .subscribed = status, let downstream else { lock.unlock(); return }
-        if ending.trailingValue != nil, outstandingDemand == .none {
-            status = .holding(ending)
+        guard let trailingValue = ending.trailingValue else {
+            let ended = lifecycle.complete()
+            lock.unlock()
+            ended?.downstream.receive(completion: ending.completion)
+            return
+        }
+        if outstandingDemand == .none {
+            _ = lifecycle.hold(ending)
             lock.unlock()
             return
         }
-        status = .terminated
-        self.downstream = nil
+        let ended = lifecycle.beginLastValue()
         lock.unlock()
-        deliver(ending, to: downstream)
+        guard let (downstream, _) = ended else { return }
+        deliverLastValue(trailingValue, then: ending.completion, to: downstream)
     }
 
     package func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         lock.lock()
-        switch status {
-        case .subscribed(let upstream):
+        if let upstream = lifecycle.upstream {
             outstandingDemand += demand
             lock.unlock()
             upstream.request(demand)
-        case .holding(let ending):
-            guard let downstream else { lock.unlock(); return }
-            status = .terminated
-            self.downstream = nil
-            lock.unlock()
-            deliver(ending, to: downstream)
-        case .awaitingSubscription, .terminated:
-            lock.unlock()
+            return
         }
+        let held = lifecycle.beginLastValueFromHeld()
+        lock.unlock()
+        guard let (ending, downstream) = held, let value = ending.trailingValue else { return }
+        deliverLastValue(value, then: ending.completion, to: downstream)
     }
 
     package func cancel() {
-        lock.lock()
-        let previous = status  // a held value is released outside the lock
-        status = .terminated
-        isCancelled = true
-        let released = downstream
-        downstream = nil
-        lock.unlock()
-        withExtendedLifetime(released) {}
-        if case .subscribed(let upstream) = previous { upstream.cancel() }
-    }
-
-    private func deliver(_ ending: TrailingEnding<Input, Downstream.Failure>, to downstream: Downstream) {
-        if let value = ending.trailingValue {
-            _ = downstream.receive(value)
-            // A subscriber that cancelled from inside `receive(_:)` gets no completion (rule 5).
-            if lock.withLock({ isCancelled }) { return }
-        }
-        downstream.receive(completion: ending.completion)
+        cancelLifecycle()
     }
 }

@@ -30,46 +30,44 @@ extension Publisher where Output: RangeReplaceableCollection, Output.Index == In
     public func applyingChanges<Changes: Publisher, Source>(
         _ changes: Changes,
         _ transform: @escaping (Source) -> Output.Element
-    ) -> Publishers.ApplyingChanges<Self, Changes, Source> where Changes.Output == CollectionDifference<Source> {
-        Publishers.ApplyingChanges(collections: self, changes: changes, transform: transform)
+    ) -> ApplyingChangesPublisher<Self, Changes, Source> where Changes.Output == CollectionDifference<Source> {
+        ApplyingChangesPublisher(collections: self, changes: changes, transform: transform)
     }
 }
 
-extension Publishers {
-    /// A publisher that applies each difference of one publisher to the latest collection of
-    /// another.
-    public struct ApplyingChanges<Collections: Publisher, Changes: Publisher, Source>: Publisher
-    where Collections.Output: RangeReplaceableCollection, Collections.Output.Index == Int, Collections.Failure == Never,
-          Changes.Output == CollectionDifference<Source> {
-        /// The collection with a difference applied.
-        public typealias Output = Collections.Output
-        /// The failure of the changes.
-        public typealias Failure = Changes.Failure
+/// A publisher that applies each difference of one publisher to the latest collection of
+/// another.
+public struct ApplyingChangesPublisher<Collections: Publisher, Changes: Publisher, Source>: Publisher
+where Collections.Output: RangeReplaceableCollection, Collections.Output.Index == Int, Collections.Failure == Never,
+      Changes.Output == CollectionDifference<Source> {
+    /// The collection with a difference applied.
+    public typealias Output = Collections.Output
+    /// The failure of the changes.
+    public typealias Failure = Changes.Failure
 
-        /// The publisher of the collection to change.
-        public let collections: Collections
-        /// The publisher of differences.
-        public let changes: Changes
-        /// Makes a collection element from a changed source element.
-        public let transform: (Source) -> Collections.Output.Element
+    /// The publisher of the collection to change.
+    public let collections: Collections
+    /// The publisher of differences.
+    public let changes: Changes
+    /// Makes a collection element from a changed source element.
+    public let transform: (Source) -> Collections.Output.Element
 
-        /// Creates the publisher.
-        public init(collections: Collections, changes: Changes, transform: @escaping (Source) -> Collections.Output.Element) {
-            self.collections = collections
-            self.changes = changes
-            self.transform = transform
-        }
+    /// Creates the publisher.
+    public init(collections: Collections, changes: Changes, transform: @escaping (Source) -> Collections.Output.Element) {
+        self.collections = collections
+        self.changes = changes
+        self.transform = transform
+    }
 
-        /// Follows the collection publisher, then attaches `subscriber` to the changes.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = Inner(downstream: subscriber, transform: transform)
-            collections.subscribe(inner.baseTracker)
-            changes.subscribe(inner)
-        }
+    /// Follows the collection publisher, then attaches `subscriber` to the changes.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let inner = Inner(downstream: subscriber, transform: transform)
+        collections.subscribe(inner.baseTracker)
+        changes.subscribe(inner)
     }
 }
 
-extension Publishers.ApplyingChanges {
+extension ApplyingChangesPublisher {
     private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         // `lock` protects every `var`. What the lock's holder lets go of (a replaced collection,

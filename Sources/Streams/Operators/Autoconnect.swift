@@ -1,6 +1,11 @@
 extension Publishers {
     /// A publisher that connects its connectable upstream when the first subscriber attaches and
-    /// disconnects it when the last subscriber cancels or completes.
+    /// disconnects it when the last subscriber cancels.
+    ///
+    /// As in Combine, a subscriber that receives the completion still counts: the connection
+    /// stays, so a subscriber that arrives later gets the completion from upstream (for `share()`,
+    /// from its subject) and upstream is not subscribed again. Only when every subscriber has
+    /// cancelled is upstream disconnected, and the next subscriber connects it anew.
     ///
     /// Made with ``ConnectablePublisher/autoconnect()``.
     public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
@@ -60,7 +65,7 @@ extension Publishers.Autoconnect {
     private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         // `lock` protects `upstreamSubscription`, `downstream` and `parent`; `parent` is taken
-        // out exactly once, when the subscriber leaves.
+        // out exactly once, when the subscriber leaves by cancelling.
         private let lock = Lock()
         private var upstreamSubscription: (any Subscription)?
         private var downstream: Downstream?
@@ -96,16 +101,14 @@ extension Publishers.Autoconnect {
             return target?.receive(input) ?? .none
         }
 
+        // The subscriber is told and let go of, but it has not left: only a cancel makes it
+        // leave, so that the connection outlives the completion (see the type's comment).
         func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
             let target = downstream
             downstream = nil
-            upstreamSubscription = nil
-            let leaving = parent
-            parent = nil
             lock.unlock()
             target?.receive(completion: completion)
-            leaving?.subscriberLeft()
         }
 
         func request(_ demand: Subscribers.Demand) {

@@ -111,14 +111,16 @@ extension Publishers.Buffer {
             shell.update { $0.attach(subscription) }
         }
 
+        /// As Combine's, requests the buffer makes of upstream while the value is handled (one
+        /// more for a value delivered at once, with `.keepFull`) are returned, not requested.
         func receive(_ input: Output) -> Subscribers.Demand {
-            let overflowed = shell.update { $0.receive(input) }
+            let (overflowed, demand) = shell.receive({ $0.receive(input) }, from: 0)
             // The error is made outside the lock: the closure is the caller's code.
             if overflowed, let makeError {
                 let error = makeError()
                 shell.update { $0.fail(error) }
             }
-            return .none
+            return demand
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {

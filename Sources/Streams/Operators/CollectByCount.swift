@@ -50,7 +50,7 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 extension Publishers.CollectByCount {
     // Requests `count` upstream values per array downstream asks for, so a full array never
     // waits for demand and the partial last one always has it.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, LifecycleGuarded, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         var description: String { "CollectByCount" }
 
@@ -58,49 +58,33 @@ extension Publishers.CollectByCount {
         /// far and how many make an array.
         var customMirror: Mirror {
             lock.lock()
-            let upstream: (any Subscription)? = if case .subscribed(let subscription) = status { subscription } else { nil }
             let children: [Mirror.Child] = [
-                ("downstream", downstream as Any), ("upstreamSubscription", upstream as Any), ("buffer", buffer), ("count", count),
+                ("downstream", lifecycle.downstream as Any), ("upstreamSubscription", lifecycle.upstream as Any),
+                ("buffer", buffer), ("count", count),
             ]
             lock.unlock()
             return Mirror(self, children: children)
         }
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminated
-        }
-
-        // `lock` protects `status`, `downstream`, `isCancelled` and `buffer` (which only
-        // upstream's serial signals change; the mirror reads it).
-        private let lock = Lock()
-        private var status = Status.awaitingSubscription
-        private var downstream: Downstream?
-        private var isCancelled = false
+        // `lock` protects `lifecycle` and `buffer` (which only upstream's serial signals change;
+        // the mirror reads it).
+        let lock = Lock()
+        var lifecycle: SubscriptionLifecycle<Downstream, any Subscription, Never>
         private var buffer: [Upstream.Output] = []
         private let count: Int
 
         init(downstream: Downstream, count: Int) {
-            self.downstream = downstream
+            lifecycle = SubscriptionLifecycle(downstream: downstream)
             self.count = count
         }
 
         func receive(subscription: any Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription = status, let downstream else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            status = .subscribed(subscription)
-            lock.unlock()
-            downstream.receive(subscription: self)
+            attachUpstream(subscription)?.receive(subscription: self)
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             lock.lock()
-            guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
+            guard let downstream = lifecycle.subscribedDownstream else { lock.unlock(); return .none }
             buffer.append(input)
             guard buffer.count == count else { lock.unlock(); return .none }
             let full = buffer
@@ -111,38 +95,25 @@ extension Publishers.CollectByCount {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            guard case .subscribed = status, let downstream else { lock.unlock(); return }
-            status = .terminated
-            self.downstream = nil
             let partial = buffer
             buffer = []
+            let sendsPartial = if case .finished = completion { !partial.isEmpty } else { false }
+            let ended = sendsPartial ? lifecycle.beginLastValue() : lifecycle.complete()
             lock.unlock()
-            if case .finished = completion, !partial.isEmpty {
-                _ = downstream.receive(partial)
-                // A subscriber that cancelled from inside `receive(_:)` gets no completion.
-                if lock.withLock({ isCancelled }) { return }
+            guard let (downstream, _) = ended else { return }
+            if sendsPartial {
+                deliverLastValue(partial, then: completion, to: downstream)
+            } else {
+                downstream.receive(completion: completion)
             }
-            downstream.receive(completion: completion)
         }
 
         func request(_ demand: Subscribers.Demand) {
-            guard demand > 0 else { return }
-            lock.lock()
-            guard case .subscribed(let upstream) = status else { lock.unlock(); return }
-            lock.unlock()
-            upstream.request(demand * count)
+            requestUpstream(demand * count)
         }
 
         func cancel() {
-            lock.lock()
-            let previous = status
-            status = .terminated
-            isCancelled = true
-            let released = downstream
-            downstream = nil
-            lock.unlock()
-            withExtendedLifetime(released) {}
-            if case .subscribed(let upstream) = previous { upstream.cancel() }
+            cancelLifecycle()
         }
     }
 }

@@ -108,7 +108,8 @@ extension Publishers.Debounce {
             unlockReleasingDiscards()
             superseded?.cancel()
             let timer = ScheduledTimer.schedule(
-                on: scheduler, after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options
+                on: scheduler, after: scheduler.now.advanced(by: dueTime), interval: dueTime, tolerance: scheduler.minimumTolerance,
+                options: options
             ) { self.timerFired(generation: generation) }
             lock.lock()
             // Upstream's signals are serial, so no newer value came meanwhile; the timer may
@@ -132,7 +133,8 @@ extension Publishers.Debounce {
             enqueueLocked(.completion(completion))
             unlockReleasingDiscards()
             dropped?.cancel()
-            scheduleTurn()
+            // As Combine's: the completion's turn is scheduled without the options.
+            scheduler.schedule { self.runTurn() }
         }
 
         // Runs on the scheduler, so it takes the value's turn itself.

@@ -64,7 +64,7 @@ extension Publishers.Decode {
         }
 
         override func mapCompletion(_ completion: Subscribers.Completion<Upstream.Failure>) -> Subscribers.Completion<any Error> {
-            completion.eraseError
+            completion.mappingError { $0 }
         }
     }
 }

@@ -71,20 +71,16 @@ extension Publishers {
 }
 
 extension Publishers.Delay {
-    // Each upstream signal is queued and paid for by one turn scheduled `interval` later. The
-    // timers of those turns are kept until they fire, so that the end of the stream cancels the
-    // ones still waiting.
+    // Each signal is queued, and its turn scheduled once, `interval` later, as Combine schedules
+    // it: `schedule(after:tolerance:options:)`, which cannot be cancelled. The action holds this
+    // subscription until it runs (as Combine's does); by then a cancelled stream has let go of the
+    // subscriber and its queued values, and the turn finds nothing to deliver.
     private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let interval: Context.SchedulerTimeType.Stride
         private let tolerance: Context.SchedulerTimeType.Stride
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
-        // Protected by `lock`: the timers waiting to fire, by number; the numbers of timers that
-        // fired before they could be kept.
-        private var timers: [Int: ScheduledTimer] = [:]
-        private var firedEarly: Set<Int> = []
-        private var nextTimerNumber = 0
 
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
             interval = publisher.interval
@@ -100,61 +96,19 @@ extension Publishers.Delay {
             scheduler.schedule(options: options) { self.runTurn() }
         }
 
-        override func releaseLocked() -> [any Cancellable] {
-            defer {
-                timers = [:]
-                firedEarly = []
-            }
-            return Array(timers.values)
-        }
-
         override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            lock.lock()
-            guard isActiveLocked else { lock.unlock(); return .none }
-            enqueueLocked(.value(input))
-            scheduleDelayedTurn()  // unlocks
+            if enqueueUpstreamValue(input) { scheduleDelayedTurn() }
             return .none
         }
 
         override func receive(completion: Subscribers.Completion<Failure>) {
-            lock.lock()
-            guard finishUpstreamLocked() != nil else { lock.unlock(); return }
-            enqueueLocked(.completion(completion))
-            scheduleDelayedTurn()  // unlocks
+            if enqueueUpstreamCompletion(completion) { scheduleDelayedTurn() }
         }
 
-        // Called with `lock` held, after queuing a signal; unlocks. Schedules the signal's turn.
         private func scheduleDelayedTurn() {
-            let number = nextTimerNumber
-            nextTimerNumber += 1
-            lock.unlock()
-            let timer = ScheduledTimer.schedule(
-                on: scheduler, after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options
-            ) {
-                self.delayedTurn(number)
+            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
+                self.runTurn()
             }
-            lock.lock()
-            if isTerminatedLocked {
-                lock.unlock()
-                timer.cancel()
-            } else if firedEarly.remove(number) == nil {
-                timers[number] = timer
-                lock.unlock()
-            } else {
-                lock.unlock()
-            }
-        }
-
-        // Runs on the scheduler when the turn of timer `number` comes.
-        private func delayedTurn(_ number: Int) {
-            lock.lock()
-            if let fired = timers.removeValue(forKey: number) {
-                discardLocked(fired)
-            } else {
-                firedEarly.insert(number)
-            }
-            unlockReleasingDiscards()
-            runTurn()
         }
     }
 }

@@ -31,13 +31,14 @@ extension Publishers {
 
         /// Creates a publisher that drops the first `count` values of `upstream`.
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "dropFirst(\(count)): the count of values to drop cannot be negative")
             self.upstream = upstream
             self.count = count
         }
 
-        /// Attaches `subscriber`; it receives upstream's values after the first ``count``.
+        /// Attaches `subscriber`; it receives upstream's values after the first ``count``. A
+        /// negative ``count`` stops the program here, when subscribed, as Combine's does.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            precondition(count >= 0, "dropFirst(\(count)): the count of values to drop cannot be negative")
             let inner = Inner(downstream: subscriber, count: count)
             subscriber.receive(subscription: inner)
             upstream.receive(subscriber: inner)
@@ -51,23 +52,17 @@ extension Publishers.Drop {
     // As Combine's: the subscriber gets this subscription before upstream is subscribed, and
     // upstream is asked for the values to drop on top of the subscriber's demand as soon as it
     // attaches, so a dropped value never needs a request of its own.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribing, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, LifecycleGuarded, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        private enum Status {
-            case awaitingSubscription(pendingDemand: Subscribers.Demand)
-            case subscribed(any Subscription)
-            case terminated
-        }
-
-        // `lock` protects `status` and `downstream`; `remaining` is touched only from upstream's
-        // serial signals.
-        private let lock = Lock()
-        private var status = Status.awaitingSubscription(pendingDemand: .none)
-        private var downstream: Downstream?
+        // `lock` protects `lifecycle` and `pendingDemand` (what the subscriber requested before
+        // upstream attached); `remaining` is touched only from upstream's serial signals.
+        let lock = Lock()
+        var lifecycle: SubscriptionLifecycle<Downstream, any Subscription, Never>
+        private var pendingDemand = Subscribers.Demand.none
         private var remaining: Int
 
         init(downstream: Downstream, count: Int) {
-            self.downstream = downstream
+            lifecycle = SubscriptionLifecycle(downstream: downstream)
             self.remaining = count
         }
 
@@ -75,21 +70,15 @@ extension Publishers.Drop {
 
         func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription(let pending) = status else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            status = .subscribed(subscription)
-            let demand = pending + remaining
+            guard lifecycle.attach(subscription) != nil else { lock.unlock(); subscription.cancel(); return }
+            let demand = pendingDemand + remaining
+            pendingDemand = .none
             lock.unlock()
             if demand > 0 { subscription.request(demand) }
         }
 
         func receive(_ input: Output) -> Subscribers.Demand {
-            lock.lock()
-            guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
-            lock.unlock()
+            guard let downstream = subscribedDownstream else { return .none }
             if remaining > 0 {
                 remaining -= 1
                 return .none
@@ -98,38 +87,20 @@ extension Publishers.Drop {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            lock.lock()
-            guard case .subscribed = status, let downstream else { lock.unlock(); return }
-            status = .terminated
-            self.downstream = nil
-            lock.unlock()
-            downstream.receive(completion: completion)
+            completeLifecycle()?.receive(completion: completion)
         }
 
         func request(_ demand: Subscribers.Demand) {
             guard demand > 0 else { return }
             lock.lock()
-            switch status {
-            case .awaitingSubscription(let pending):
-                status = .awaitingSubscription(pendingDemand: pending + demand)
-                lock.unlock()
-            case .subscribed(let upstream):
-                lock.unlock()
-                upstream.request(demand)
-            case .terminated:
-                lock.unlock()
-            }
+            if case .awaitingSubscription = lifecycle.status { pendingDemand += demand }
+            let upstream = lifecycle.upstream
+            lock.unlock()
+            upstream?.request(demand)
         }
 
         func cancel() {
-            lock.lock()
-            let previous = status
-            status = .terminated
-            let released = downstream
-            downstream = nil
-            lock.unlock()
-            withExtendedLifetime(released) {}
-            if case .subscribed(let upstream) = previous { upstream.cancel() }
+            cancelLifecycle()
         }
     }
 }

@@ -69,9 +69,9 @@ struct UntilOutputSource<Downstream: Subscriber>: Subscriber, CombineDescribing 
         shell.update { $0.attachUpstream(subscription) }
     }
 
+    /// Requests the machine makes of upstream meanwhile are returned, as Combine's are.
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        shell.update { $0.receiveUpstream(input) }
-        return .none
+        shell.receive({ $0.receiveUpstream(input) }, from: UntilOutputStateMachine<Downstream.Input, Downstream.Failure, any Subscription>.upstreamCaller)
     }
 
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
@@ -93,8 +93,7 @@ struct UntilOutputTrigger<Downstream: Subscriber, Input, Failure: Error>: Subscr
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        shell.update { $0.receiveOther() }
-        return .none
+        shell.receive({ $0.receiveOther() }, from: UntilOutputStateMachine<Downstream.Input, Downstream.Failure, any Subscription>.otherCaller)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

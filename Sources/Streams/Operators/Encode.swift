@@ -63,7 +63,7 @@ extension Publishers.Encode {
         }
 
         override func mapCompletion(_ completion: Subscribers.Completion<Upstream.Failure>) -> Subscribers.Completion<any Error> {
-            completion.eraseError
+            completion.mappingError { $0 }
         }
     }
 }

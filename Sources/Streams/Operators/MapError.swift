@@ -54,7 +54,7 @@ extension Publishers.MapError {
         func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
         func receive(_ input: Output) -> Subscribers.Demand { downstream.receive(input) }
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion.mapError(transform))
+            downstream.receive(completion: completion.mappingError(transform))
         }
     }
 }

@@ -1,7 +1,8 @@
 extension Publisher {
     /// Folds each value into an accumulator and passes on every intermediate result.
     ///
-    /// One value in, one value out: demand passes through unchanged.
+    /// One value in, one value out: demand passes through unchanged. As in Combine, the
+    /// subscriber receives upstream's own subscription.
     ///
     /// ```swift
     /// let cancellable = (1...4).publisher
@@ -41,29 +42,48 @@ extension Publishers {
 }
 
 extension Publishers.Scan {
-    private final class Inner<Downstream: Subscriber>: StepInner<Upstream.Output, Failure, Downstream>, @unchecked Sendable
+    // As Combine's: it hands its subscriber upstream's own subscription (so `print()` after it
+    // shows upstream's) and keeps only the accumulator, which upstream's serial signals alone
+    // change; the lock lets the mirror read it.
+    private final class Inner<Downstream: Subscriber>: Subscriber, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        override var description: String { "Scan" }
-
-        // `accumulator` is written only from `step(_:)`, which upstream's serial signals call,
-        // with the base class's lock held, so that the mirror can read it under that lock.
-        private var accumulator: Output
+        private let downstream: Downstream
         private let nextPartialResult: (Output, Upstream.Output) -> Output
+        // `lock` protects `accumulator` for the mirror's reads; only `receive(_:)` writes it.
+        private let lock = Lock()
+        private var accumulator: Output
 
         init(downstream: Downstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+            self.downstream = downstream
             accumulator = initialResult
             self.nextPartialResult = nextPartialResult
-            super.init(downstream: downstream)
         }
 
-        override func step(_ input: Upstream.Output) -> OperatorStep<Output, Failure> {
+        var description: String { "Scan" }
+
+        /// Combine's mirror: the subscriber and the result so far.
+        var customMirror: Mirror {
+            let result = lock.withLock { accumulator }
+            let children: [Mirror.Child] = [("downstream", downstream), ("result", result)]
+            return Mirror(self, children: children)
+        }
+
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let next = nextPartialResult(accumulator, input)
-            withLock { accumulator = next }
-            return .emit(next)
+            let replaced = lock.withLock { () -> Output in
+                defer { accumulator = next }
+                return accumulator
+            }
+            withExtendedLifetime(replaced) {}  // released after unlocking: its deinit may call back in
+            return downstream.receive(next)
         }
 
-        override func mirrorChildren(downstream: Downstream?, upstream: (any Subscription)?, isFinished: Bool) -> [Mirror.Child] {
-            [("downstream", downstream as Any), ("result", accumulator)]
+        func receive(completion: Subscribers.Completion<Failure>) {
+            downstream.receive(completion: completion)
         }
     }
 }

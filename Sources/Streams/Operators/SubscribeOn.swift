@@ -51,96 +51,76 @@ extension Publishers {
 
 extension Publishers.SubscribeOn {
     // Requests made while the subscriber is still receiving its subscription are held back until
-    // it returns, so that values cannot reach it during `receive(subscription:)` (rule 3).
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable  // `lock` protects every var
+    // it returns, so that values cannot reach it during `receive(subscription:)` (rule 3). As
+    // Combine's, a scheduled request or cancel holds this subscription until it has run.
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, LifecycleGuarded, CombineDescribing, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminated
-        }
-
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
-        // `lock` protects the properties below.
-        private let lock = Lock()
-        private var status = Status.awaitingSubscription
-        private var downstream: Downstream?
+        // `lock` protects `lifecycle`, `isHandingOver` and `heldDemand`.
+        let lock = Lock()
+        var lifecycle: SubscriptionLifecycle<Downstream, any Subscription, Never>
         private var isHandingOver = false
         private var heldDemand = Subscribers.Demand.none
 
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            self.downstream = downstream
+            lifecycle = SubscriptionLifecycle(downstream: downstream)
             self.scheduler = scheduler
             self.options = options
         }
 
         var description: String { "SubscribeOn" }
 
+        /// Combine's mirror of this subscription has no children.
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
         func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription = status, let downstream else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            status = .subscribed(subscription)
-            isHandingOver = true
+            let downstream = lifecycle.attach(subscription)
+            isHandingOver = downstream != nil
             lock.unlock()
+            guard let downstream else { subscription.cancel(); return }
             downstream.receive(subscription: self)
             lock.lock()
             isHandingOver = false
             let held = heldDemand
             heldDemand = .none
             lock.unlock()
-            if held > 0 { requestUpstream(subscription, held) }
+            if held > 0 { scheduleRequest(held, to: subscription) }
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            lock.lock()
-            guard case .subscribed = status, let downstream else { lock.unlock(); return .none }
-            lock.unlock()
-            return downstream.receive(input)
+            subscribedDownstream?.receive(input) ?? .none
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            lock.lock()
-            guard case .subscribed = status, let downstream else { lock.unlock(); return }
-            status = .terminated
-            self.downstream = nil
-            lock.unlock()
-            downstream.receive(completion: completion)
+            completeLifecycle()?.receive(completion: completion)
         }
 
         func request(_ demand: Subscribers.Demand) {
             guard demand > 0 else { return }
             lock.lock()
-            guard case .subscribed(let upstream) = status else { lock.unlock(); return }
+            guard let upstream = lifecycle.upstream else { lock.unlock(); return }
             if isHandingOver {
                 heldDemand += demand
                 lock.unlock()
                 return
             }
             lock.unlock()
-            requestUpstream(upstream, demand)
+            scheduleRequest(demand, to: upstream)
         }
 
-        private func requestUpstream(_ upstream: any Subscription, _ demand: Subscribers.Demand) {
-            scheduler.schedule(options: options) { upstream.request(demand) }
+        private func scheduleRequest(_ demand: Subscribers.Demand, to upstream: any Subscription) {
+            scheduler.schedule(options: options) { withExtendedLifetime(self) { upstream.request(demand) } }
         }
 
         func cancel() {
             lock.lock()
-            let upstream: (any Subscription)?
-            if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
-            status = .terminated
-            let released = downstream
-            downstream = nil
+            let ending = lifecycle.cancel()
             lock.unlock()
-            withExtendedLifetime(released) {}
-            if let upstream {
-                scheduler.schedule(options: options) { upstream.cancel() }
-            }
+            withExtendedLifetime(ending.released) {}
+            guard let upstream = ending.upstream else { return }
+            scheduler.schedule(options: options) { withExtendedLifetime(self) { upstream.cancel() } }
         }
     }
 }

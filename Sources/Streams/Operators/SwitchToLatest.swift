@@ -85,40 +85,36 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let shell = Shell<S>(machine: SwitchToLatestStateMachine(), downstream: subscriber, makeOutput: { $0 })
             shell.start()
-            upstream.subscribe(Outer(shell: shell))
+            upstream.subscribe(shell)
         }
     }
 }
 
 extension Publishers.SwitchToLatest {
-    private typealias Shell<Downstream: Subscriber> = StateMachineShell<
+    // As Combine's, one object is both the subscription downstream holds and the subscriber
+    // attached to upstream (the same combineIdentifier); each publisher upstream sends replaces
+    // the current one. Its mirror, as Combine's, has no children.
+    private final class Shell<Downstream: Subscriber>: StateMachineShell<
         SwitchToLatestStateMachine<Output, Failure, any Subscription>, Downstream
-    > where Downstream.Input == Output, Downstream.Failure == Failure
-
-    // The subscriber attached to upstream: each publisher it sends replaces the current one.
-    private struct Outer<Downstream: Subscriber>: Subscriber, CombineDescribing
+    >, Subscriber, @unchecked Sendable  // no state of its own
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        let shell: Shell<Downstream>
-        let combineIdentifier = CombineIdentifier()
-
-        var description: String { "SwitchToLatest" }
-
         func receive(subscription: any Subscription) {
-            shell.update { $0.attachOuter(subscription) }
+            update { $0.attachOuter(subscription) }
         }
 
         func receive(_ input: P) -> Subscribers.Demand {
-            let id = shell.update { $0.receiveOuterValue() }
-            if let id { input.subscribe(Inner(shell: shell, id: id)) }
+            let id = update { $0.receiveOuterValue() }
+            if let id { input.subscribe(Inner(shell: self, id: id)) }
             return .none
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            shell.update { $0.completeOuter(completion) }
+            update { $0.completeOuter(completion) }
         }
     }
 
-    // The subscriber attached to one inner publisher.
+    // The subscriber attached to one inner publisher. As Combine's, its mirror names the
+    // subscription it feeds (`parentSubscription`, that subscription's combineIdentifier).
     private struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribing
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let shell: Shell<Downstream>
@@ -126,6 +122,8 @@ extension Publishers.SwitchToLatest {
         let combineIdentifier = CombineIdentifier()
 
         var description: String { "SwitchToLatest" }
+
+        var customMirror: Mirror { Mirror(self, children: [("parentSubscription", shell.combineIdentifier)]) }
 
         func receive(subscription: any Subscription) {
             shell.update { $0.attachInner(subscription, id: id) }

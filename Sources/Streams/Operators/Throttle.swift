@@ -56,14 +56,12 @@ extension Publishers {
 
 extension Publishers.Throttle {
     // The chosen value, the emission times and the subscriber's demand live in a ThrottleState
-    // behind ScheduledInner's lock, with the timer of a scheduled emission, cancelled when the
-    // stream ends.
+    // behind ScheduledInner's lock.
     private final class Inner<Downstream: Subscriber>: ScheduledInner<Upstream.Output, Downstream>, @unchecked Sendable  // state behind ScheduledInner's lock
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let scheduler: Context
         // Protected by `lock`.
         private var state: ThrottleState<Output, Context.SchedulerTimeType>
-        private var emissionTimer: ScheduledTimer?
 
         init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
             scheduler = publisher.scheduler
@@ -78,13 +76,14 @@ extension Publishers.Throttle {
         }
 
         override func didSubscribe(_ upstream: any Subscription) {
+            _ = scheduler.now  // Combine's throttle notes the time when it is subscribed
             upstream.request(.unlimited)
         }
 
         override func releaseLocked() -> [any Cancellable] {
             if let value = state.finish() { discardLocked(value) }  // let go of the waiting value now
             discardLocked(state.takeDiscards())
-            return takeEmissionTimerLocked().map { [$0] } ?? []
+            return []
         }
 
         override func demandLocked(_ demand: Subscribers.Demand) -> DemandOutcome {
@@ -105,40 +104,26 @@ extension Publishers.Throttle {
             case .now?:
                 scheduler.schedule { self.emit() }
             case .at(let time)?:
-                let timer = ScheduledTimer.schedule(on: scheduler, after: time, tolerance: scheduler.minimumTolerance, options: nil) {
-                    self.emit()
-                }
-                lock.lock()
-                guard isActiveLocked else {
-                    lock.unlock()
-                    timer.cancel()
-                    return .none
-                }
-                // The previous emission has happened (one is scheduled at a time); its timer
-                // has run.
-                if let previous = emissionTimer { discardLocked(previous) }
-                emissionTimer = timer
-                unlockReleasingDiscards()
+                // As Combine's: a one-shot action, holding this subscription weakly.
+                scheduler.schedule(after: time) { [weak self] in self?.emit() }
             }
             return .none
         }
 
+        // As Combine's, a value waiting for its emission is delivered before the completion, a
+        // failure included.
         override func receive(completion: Subscribers.Completion<Failure>) {
+            _ = scheduler.now  // Combine's throttle notes the time of the completion
             lock.lock()
             guard finishUpstreamLocked() != nil else { lock.unlock(); return }
             var turns = 1
-            let last = state.finish()
-            if case .finished = completion, let last {
+            if let last = state.finish() {
                 enqueueLocked(.value(last))
                 turns += 1
-            } else if let last {
-                discardLocked(last)
             }
             discardLocked(state.takeDiscards())
-            let timer = takeEmissionTimerLocked()
             enqueueLocked(.completion(completion))
             unlockReleasingDiscards()
-            timer?.cancel()
             for _ in 0..<turns { scheduleTurn() }
         }
 
@@ -155,9 +140,5 @@ extension Publishers.Throttle {
             runTurn()
         }
 
-        private func takeEmissionTimerLocked() -> ScheduledTimer? {
-            defer { emissionTimer = nil }
-            return emissionTimer
-        }
     }
 }

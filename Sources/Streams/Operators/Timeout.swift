@@ -82,6 +82,7 @@ extension Publishers.Timeout {
         private var customError: (() -> Failure)?
         private var timerGeneration = 0
         private var timer: ScheduledTimer?
+        private var hasRequested = false
 
         init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
             interval = publisher.interval
@@ -117,9 +118,31 @@ extension Publishers.Timeout {
             let restarted = takeTimerLocked()
             lock.unlock()
             restarted?.cancel()
-            scheduleTurn()
+            // As Combine's: the clock restarts before the value's turn is scheduled.
             startTimer(generation: generation)
+            scheduleTurn()
             return .none
+        }
+
+        /// As Combine's, the first request restarts the clock: the wait for the first value
+        /// counts from when the subscriber asks for it.
+        override func request(_ demand: Subscribers.Demand) {
+            lock.lock()
+            let restarts = !hasRequested && isActiveLocked
+            hasRequested = true
+            var generation = timerGeneration
+            var restarted: ScheduledTimer?
+            if restarts {
+                timerGeneration += 1
+                generation = timerGeneration
+                restarted = takeTimerLocked()
+            }
+            lock.unlock()
+            if restarts {
+                restarted?.cancel()
+                startTimer(generation: generation)
+            }
+            super.request(demand)
         }
 
         override func receive(completion: Subscribers.Completion<Failure>) {
@@ -128,7 +151,9 @@ extension Publishers.Timeout {
 
         private func startTimer(generation: Int) {
             let deadline = scheduler.now.advanced(by: interval)
-            let timer = ScheduledTimer.schedule(on: scheduler, after: deadline, tolerance: scheduler.minimumTolerance, options: options) {
+            let timer = ScheduledTimer.schedule(
+                on: scheduler, after: deadline, interval: interval, tolerance: scheduler.minimumTolerance, options: options
+            ) {
                 self.timerFired(generation: generation)
             }
             lock.lock()

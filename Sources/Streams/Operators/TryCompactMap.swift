@@ -66,7 +66,7 @@ extension Publishers.TryCompactMap {
         }
 
         override func mapCompletion(_ completion: Subscribers.Completion<Upstream.Failure>) -> Subscribers.Completion<any Error> {
-            completion.eraseError
+            completion.mappingError { $0 }
         }
     }
 }

@@ -59,7 +59,7 @@ extension Publishers.TryMap {
         }
 
         override func mapCompletion(_ completion: Subscribers.Completion<Upstream.Failure>) -> Subscribers.Completion<any Error> {
-            completion.eraseError
+            completion.mappingError { $0 }
         }
     }
 }

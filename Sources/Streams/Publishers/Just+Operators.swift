@@ -107,11 +107,11 @@ extension Just {
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
-    /// The value if `range` contains zero.
+    /// The value if `range` starts at zero and is not empty. As Combine's, a range that starts
+    /// below zero gives no value rather than stopping the program.
     @inlinable public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        let positions = range.relative(to: 0..<Int.max)
-        precondition(positions.lowerBound >= 0, "output(in: \(range)): a position cannot be negative")
-        return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
+        let positions = range.relative(to: Int.min..<Int.max)
+        return Optional<Output>.Publisher(positions.lowerBound == 0 && positions.contains(0) ? output : nil)
     }
 
     /// The value if `maxLength` is positive.
@@ -138,9 +138,10 @@ extension Just {
     /// `self`: a single value has no duplicates.
     @inlinable public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> { self }
 
-    /// The value: a single value has no duplicates, so the predicate never runs.
+    /// The value (a single value has no duplicates), or the error the predicate throws.
     @inlinable public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(output)
+        // As Combine's: the predicate runs once, comparing the value with itself.
+        Result<Output, any Error>.Publisher(Result { _ = try predicate(output, output); return output })
     }
 
     /// `self`: a `Just` never fails.
@@ -181,7 +182,11 @@ extension Just {
 
     /// `elements`, then the value.
     @inlinable public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where S.Element == Output {
-        Publishers.Sequence(sequence: Array(elements) + [output])
+        var joined: [Output] = []
+        joined.reserveCapacity(elements.underestimatedCount + 1)
+        joined.append(contentsOf: elements)
+        joined.append(output)
+        return Publishers.Sequence(sequence: joined)
     }
 
     /// The value, then `elements`.
@@ -189,6 +194,6 @@ extension Just {
 
     /// The value, then `elements`.
     @inlinable public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where S.Element == Output {
-        Publishers.Sequence(sequence: [output] + Array(elements))
+        Publishers.Sequence(sequence: [output] + elements)
     }
 }

@@ -30,9 +30,10 @@ extension Optional.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
     }
 
-    /// The value in an array; no value if there is none.
+    /// The value in an array, or an empty array if there is none (as Combine's: the empty
+    /// publisher still finishes, and collect() always delivers its array).
     @inlinable public func collect() -> Optional<[Output]>.Publisher {
-        Optional<[Output]>.Publisher(output.map { [$0] })
+        Optional<[Output]>.Publisher(output.map { [$0] } ?? [])
     }
 
     /// The transformed value, if there is one and the transformation returns one.

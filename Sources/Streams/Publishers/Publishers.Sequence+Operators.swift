@@ -207,7 +207,9 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// `elements`, then the sequence's.
     @inlinable public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure> where S.Element == Elements.Element {
-        var joined = Elements(elements)
+        var joined = Elements()
+        joined.reserveCapacity(sequence.count + elements.underestimatedCount)
+        joined.append(contentsOf: elements)
         joined.append(contentsOf: sequence)
         return Publishers.Sequence<Elements, Failure>(sequence: joined)
     }

@@ -89,6 +89,11 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
             completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
     }
 
+    /// Encodes the values and the completion (Combine's older spelling of ``encode(to:)``).
+    public func encode(into encoder: any Encoder) throws {
+        try encode(to: encoder)
+    }
+
     /// Encodes the values and the completion.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -62,17 +62,18 @@ extension Result.Publisher {
     /// `self`: one value.
     @inlinable public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// The value or the failure: with one value the ordering never runs.
+    /// The value or the failure. As Combine's, the ordering runs once, comparing the value with
+    /// itself, and an error it throws is the failure.
     @inlinable public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(checkingValue(with: areInIncreasingOrder))
     }
 
     /// `self`: one value.
     @inlinable public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// The value or the failure: with one value the ordering never runs.
+    /// The value or the failure; as for ``tryMin(by:)``, the ordering runs once.
     @inlinable public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(checkingValue(with: areInIncreasingOrder))
     }
 
     /// One, or the failure.
@@ -107,9 +108,26 @@ extension Result.Publisher {
     /// `self`: one value has no duplicates.
     @inlinable public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// The value or the failure: with one value the predicate never runs.
+    /// The value or the failure. As Combine's, the predicate runs once, comparing the value
+    /// with itself, and an error it throws is the failure.
     @inlinable public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(checkingValue(with: predicate))
+    }
+
+    /// The value, once `check` has compared it with itself without throwing; the failure, or
+    /// the error `check` threw.
+    @inlinable func checkingValue(with check: (Output, Output) throws -> Bool) -> Result<Output, any Error> {
+        switch result {
+        case .success(let value):
+            do {
+                _ = try check(value, value)
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error):
+            return .failure(error)
+        }
     }
 
     /// The value, or `output` in place of the failure.

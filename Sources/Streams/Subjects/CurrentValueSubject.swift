@@ -16,18 +16,21 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Creates a subject whose current value is `value`.
     public init(_ value: Output) {
         core = SubjectCore(current: value)
+        core.subject = self
     }
 
     /// A subject whose subscriptions describe themselves as `name` (`"PublishedSubject"` for a
     /// `@Published` property's, as in Combine).
     init(_ value: Output, describedAs name: String) {
         core = SubjectCore(current: value, combineName: name)
+        core.subject = self
     }
 
-    /// The current value. Setting it sends the new value to subscribers.
+    /// The current value. Setting it sends the new value to subscribers; after the completion
+    /// it still changes the value, as Combine's does, though nobody receives it.
     public var value: Output {
         get { core.currentValue }
-        set { send(newValue) }
+        set { core.setValue(newValue) }
     }
 
     /// Attaches `subscriber`, which receives the current value on its first demand.

@@ -49,10 +49,16 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline var queue: [Work] = []
     @usableFromInline var retired: [Unmanaged<List>] = []
     @usableFromInline var completion: Subscribers.Completion<Failure>?
-    private var upstreams = SubjectUpstreams()
+    private var upstreams = SubjectUpstreams(asksAtOnce: false)
+    /// Whether a subscriber has asked for a value: read without the lock on every request, set
+    /// once with `lock` held (see ``noteDownstreamDemand()``).
+    @usableFromInline let downstreamHasAsked = Atomic<Bool>(false)
     /// Whether this core serves an `ObservableObjectPublisher`, whose subscriptions Combine
     /// describes otherwise (see PassthroughSubscription+Description).
     @usableFromInline let isObjectWillChange: Bool
+    /// The subject this core serves, which its subscriptions show in their mirrors (Combine's
+    /// `parent` and `subject`). Set once, by the subject, right after it is made.
+    @usableFromInline weak var subject: AnyObject?
 
     @usableFromInline
     init(isObjectWillChange: Bool = false) {
@@ -187,9 +193,22 @@ final class PassthroughCore<Output, Failure: Error>: @unchecked Sendable {
 
     func send(subscription: any Subscription) {
         lock.lock()
-        let kept = upstreams.keep(subscription, ifOpen: completion == nil)
+        let answer = upstreams.keep(subscription, ifOpen: completion == nil)
         lock.unlock()
-        SubjectUpstreams.answer(subscription, kept: kept)
+        SubjectUpstreams.answer(answer, subscription)
+    }
+
+    /// A subscriber asked for values: the first time, ask every upstream the subject was given
+    /// for unlimited values (as Combine's subject does, so that nothing upstream sends is lost
+    /// for want of a listener).
+    @usableFromInline
+    func noteDownstreamDemand() {
+        guard !downstreamHasAsked.load(ordering: .acquiring) else { return }
+        lock.lock()
+        let toAsk = upstreams.downstreamAsked()
+        downstreamHasAsked.store(true, ordering: .releasing)
+        lock.unlock()
+        for upstream in toAsk { upstream.request(.unlimited) }
     }
 
     // MARK: The delivery turn

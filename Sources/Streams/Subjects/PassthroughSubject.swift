@@ -16,6 +16,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Creates a subject with no subscribers.
     public init() {
         core = PassthroughCore()
+        core.subject = self
     }
 
     /// A subject whose subscriptions are an `ObservableObjectPublisher`'s, described as Combine's.

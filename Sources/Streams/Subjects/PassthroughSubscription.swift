@@ -64,11 +64,13 @@ final class PassthroughSubscription<Output, Failure: Error>: Subscription, Senda
     }
 
     /// Adds demand; a later send delivers within it. Nothing is ever kept for later, so nothing
-    /// is delivered from here.
+    /// is delivered from here; the first demand of any subscriber lets the subject ask its
+    /// upstreams for values.
     @usableFromInline
     func request(_ newDemand: Subscribers.Demand) {
-        guard newDemand > 0 else { return }
+        guard newDemand > 0, phase.load(ordering: .acquiring) != Self.ended else { return }
         add(newDemand)
+        core?.noteDownstreamDemand()
     }
 
     /// Stops delivery and detaches the subscriber from the subject, which then releases it.

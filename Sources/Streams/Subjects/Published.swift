@@ -14,11 +14,11 @@
 /// ```
 @propertyWrapper
 public struct Published<Value> {
-    private let storage: Storage
+    private let storage: PublishedSubject
 
     /// Creates the property with its initial value.
     public init(wrappedValue: Value) {
-        storage = Storage(wrappedValue)
+        storage = PublishedSubject(wrappedValue)
     }
 
     /// Creates the property with its initial value.
@@ -37,16 +37,27 @@ public struct Published<Value> {
     public var wrappedValue: Value {
         get { storage.value }
         nonmutating set { storage.set(newValue) }
-        nonmutating _modify {
-            storage.objectWillChange?.send()
-            if storage.releaseSubjectIfIdle() {
-                yield &storage.value
-            } else {
-                var value = storage.value
-                yield &value
-                storage.publishAndStore(value)
-            }
-        }
+        nonmutating _modify { yield &storage.valueForMutation }
+    }
+
+    /// The property's value, read and written through the object that owns it — how Swift
+    /// reaches a wrapped property of a class, and Combine's public way to reach it. It behaves as
+    /// ``wrappedValue``: setting notifies `objectWillChange`, then the publisher, and a mutation
+    /// changes the value in place while nothing subscribes.
+    ///
+    /// ```swift
+    /// final class Counter: ObservableObject { @Published var count = 0 }
+    /// let counter = Counter()
+    /// Published<Int>[_enclosingInstance: counter, wrapped: \.count, storage: \._count] += 1
+    /// ```
+    public static subscript<EnclosingSelf: AnyObject>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
+    ) -> Value {
+        get { object[keyPath: storageKeyPath].storage.value }
+        set { object[keyPath: storageKeyPath].storage.set(newValue) }
+        _modify { yield &object[keyPath: storageKeyPath].storage.valueForMutation }
     }
 
     /// A publisher of the current value and every later one.
@@ -65,7 +76,7 @@ public struct Published<Value> {
         /// It cannot fail.
         public typealias Failure = Never
 
-        fileprivate let storage: Storage
+        fileprivate let storage: PublishedSubject
 
         /// Attaches `subscriber`; it receives the current value on its first demand.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
@@ -73,9 +84,10 @@ public struct Published<Value> {
         }
     }
 
-    /// The property's state, shared by the wrapper and its publisher. Like the object that owns
-    /// the property, it is meant to be used from one thread at a time.
-    fileprivate final class Storage {
+    /// The property's state, shared by the wrapper and its publisher (named after Combine's
+    /// class, which its subscriptions show as their parent). Like the object that owns the
+    /// property, it is meant to be used from one thread at a time.
+    fileprivate final class PublishedSubject {
         var value: Value
         private var lazySubject: CurrentValueSubject<Value, Never>?
         var objectWillChange: ObservableObjectPublisher?
@@ -86,6 +98,7 @@ public struct Published<Value> {
         var subject: CurrentValueSubject<Value, Never> {
             if let lazySubject { return lazySubject }
             let subject = CurrentValueSubject<Value, Never>(value, describedAs: "PublishedSubject")
+            subject.core.subject = self  // Combine's subscriptions show the property's subject
             lazySubject = subject
             return subject
         }
@@ -93,6 +106,24 @@ public struct Published<Value> {
         func set(_ newValue: Value) {
             objectWillChange?.send()
             publishAndStore(newValue)
+        }
+
+        /// The value as a mutation through the property sees it (`rows.append(row)`): first
+        /// `objectWillChange`; then, while nothing subscribes, the value itself, changed in place
+        /// so that a large array is not copied; otherwise a copy, published and stored after the
+        /// mutation, as setting does.
+        var valueForMutation: Value {
+            get { value }
+            _modify {
+                objectWillChange?.send()
+                if releaseSubjectIfIdle() {
+                    yield &value
+                } else {
+                    var changed = value
+                    yield &changed
+                    publishAndStore(changed)
+                }
+            }
         }
 
         /// Sends `newValue` to the subscribers, then makes it the value (Combine's `willSet`).

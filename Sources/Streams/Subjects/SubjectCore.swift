@@ -26,12 +26,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     @usableFromInline @exclusivity(unchecked) var entries: [Entry] = []
     @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
-    private var upstreams = SubjectUpstreams()
+    private var upstreams = SubjectUpstreams(asksAtOnce: true)
     /// The latest value.
     @usableFromInline @exclusivity(unchecked) var current: Output
     /// How its subscriptions describe themselves: `"CurrentValueSubject"`, or `"PublishedSubject"`
     /// for a `@Published` property's.
     @usableFromInline let combineName: String
+    /// The subject this core serves, which its subscriptions show in their mirrors (Combine's
+    /// `parent` and `subject`). Set once, by the subject, right after it is made.
+    @usableFromInline weak var subject: AnyObject?
 
     /// A core whose current value is `current`.
     @usableFromInline
@@ -55,7 +58,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
         let conduit = Conduit(subscriber, initialValue: current)
         conduit.combineName = combineName
-        conduit.parent = self
+        conduit.parent = subject ?? self
         let detach: () -> Void = { [weak self, unowned conduit] in self?.detach(conduit) }
         conduit.setOnTermination(detach)
         entries.append(Entry(conduit: conduit, offer: { [unowned conduit] value in conduit.offer(value) }))
@@ -87,6 +90,22 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         for entry in snapshot { entry.offer(value) }
     }
 
+    /// Sets the current value, as `CurrentValueSubject.value`'s setter does: like ``send(_:)``,
+    /// except that after the completion the value still changes (as in Combine), though nobody
+    /// receives it.
+    @inlinable
+    func setValue(_ value: Output) {
+        lock.lock()
+        guard completion == nil else {
+            let replaced = exchangeCurrent(value)
+            lock.unlock()
+            withExtendedLifetime(replaced) {}
+            return
+        }
+        lock.unlock()
+        send(value)
+    }
+
     /// Makes `value` current and returns the value it replaces. Call with `lock` held.
     @inlinable
     func exchangeCurrent(_ value: Output) -> Output {
@@ -109,9 +128,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     func send(subscription: any Subscription) {
         lock.lock()
-        let kept = upstreams.keep(subscription, ifOpen: completion == nil)
+        let answer = upstreams.keep(subscription, ifOpen: completion == nil)
         lock.unlock()
-        SubjectUpstreams.answer(subscription, kept: kept)
+        SubjectUpstreams.answer(answer, subscription)
     }
 
     /// The latest value.

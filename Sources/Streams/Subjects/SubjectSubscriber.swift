@@ -1,55 +1,44 @@
 /// Feeds a subject from an upstream publisher (``Publisher/subscribe(_:)-(Subject)``).
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CombineDescribing, @unchecked Sendable {
-    // `lock` protects `subject` and `upstream`; both are released on completion or cancel.
-    private let lock = Lock()
-    private var subject: Downstream?
-    private var upstream: (any Subscription)?
+///
+/// As Combine's, it is also the subscription the subject is given (described as `"Subject"`):
+/// the subject's requests and cancel pass through it to upstream, and a cancel from either side
+/// detaches the subject.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, LifecycleGuarded, CombineDescribing, @unchecked Sendable {
+    // `lock` protects `lifecycle`, whose "downstream" is the subject: let go of on completion
+    // or cancel.
+    let lock = Lock()
+    var lifecycle: SubscriptionLifecycle<Downstream, any Subscription, Never>
 
-    init(_ subject: Downstream) { self.subject = subject }
+    init(_ subject: Downstream) { lifecycle = SubscriptionLifecycle(downstream: subject) }
 
     var description: String { "Subject" }
 
     /// Combine's mirror: the subject and upstream's subscription.
     var customMirror: Mirror {
-        let (subject, upstream) = lock.withLock { (self.subject, self.upstream) }
+        let (subject, upstream) = lock.withLock { (lifecycle.downstream, lifecycle.upstream) }
         return Mirror(self, children: [
             ("downstreamSubject", subject as Any), ("upstreamSubscription", upstream as Any), ("subject", subject as Any),
         ])
     }
 
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard upstream == nil, let subject else { lock.unlock(); subscription.cancel(); return }
-        upstream = subscription
-        lock.unlock()
-        subject.send(subscription: subscription)
+        attachUpstream(subscription)?.send(subscription: self)
     }
 
     func receive(_ input: Downstream.Output) -> Subscribers.Demand {
-        lock.lock()
-        let subject = self.subject
-        lock.unlock()
-        subject?.send(input)
+        subscribedDownstream?.send(input)
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        lock.lock()
-        let subject = self.subject
-        self.subject = nil
-        upstream = nil
-        lock.unlock()
-        subject?.send(completion: completion)
+        completeLifecycle()?.send(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        requestUpstream(demand)
     }
 
     func cancel() {
-        lock.lock()
-        let subscription = upstream
-        let released = subject  // the subject's deinit may call back in: release it unlocked
-        upstream = nil
-        subject = nil
-        lock.unlock()
-        withExtendedLifetime(released) {}
-        subscription?.cancel()
+        cancelLifecycle()
     }
 }

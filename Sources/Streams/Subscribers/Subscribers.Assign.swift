@@ -50,10 +50,11 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
-        /// Writes `value` to the property.
+        /// Writes `value` to the property — only while subscribed: as Combine's, a value that
+        /// arrives before the subscription or after the end is ignored.
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
-            let object = self.object
+            let object = upstream == nil ? nil : self.object
             lock.unlock()
             object?[keyPath: keyPath] = value
             return .none

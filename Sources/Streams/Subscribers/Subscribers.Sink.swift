@@ -15,10 +15,10 @@ extension Subscribers {
     {
         // `lock` protects `upstream`, `isTerminated` and `cancellable`. The closures are
         // immutable, so a value reaches `receiveValue` without a lock or a reference count;
-        // `isCancelled` is read there with one load, so that a cancelled sink, as Combine's,
-        // calls neither closure again.
+        // `hasEnded` is read there with one load, so that a cancelled or completed sink, as
+        // Combine's, calls `receiveValue` no more.
         @usableFromInline let lock = Lock()
-        @usableFromInline let isCancelled = Atomic<Bool>(false)
+        @usableFromInline let hasEnded = Atomic<Bool>(false)
         @usableFromInline var upstream: (any Subscription)?
         @usableFromInline var isTerminated = false
         // The cancellable `sink` returned, told to let go of this sink when the stream completes.
@@ -65,7 +65,7 @@ extension Subscribers {
         /// After ``cancel()``, values are dropped.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if !isCancelled.load(ordering: .relaxed) { receiveValue(value) }
+            if !hasEnded.load(ordering: .relaxed) { receiveValue(value) }
             return .none
         }
 
@@ -77,6 +77,7 @@ extension Subscribers {
             let released = upstream
             upstream = nil
             isTerminated = true
+            hasEnded.store(true, ordering: .relaxed)
             let owner = cancellable
             lock.unlock()
             withExtendedLifetime(released) {}
@@ -86,7 +87,7 @@ extension Subscribers {
 
         /// Cancels upstream, which lets go of this sink; neither closure is called again.
         public func cancel() {
-            isCancelled.store(true, ordering: .relaxed)
+            hasEnded.store(true, ordering: .relaxed)
             lock.lock()
             let subscription = upstream
             upstream = nil

@@ -40,7 +40,6 @@ struct DescriptionFidelityTests {
         Case("TryPrefixWhile") { $0.tryPrefix { _ in true } },
         Case("RemoveDuplicates") { $0.removeDuplicates() },
         Case("TryRemoveDuplicates") { $0.tryRemoveDuplicates { $0 == $1 } },
-        Case("Scan") { $0.scan(0, +) },
         Case("TryScan") { $0.tryScan(0, +) },
         Case("Collect") { $0.collect() },
         Case("CollectByCount") { $0.collect(2) },
@@ -81,6 +80,7 @@ struct DescriptionFidelityTests {
 
     @Test("operators that forward upstream's subscription in Combine show upstream's description", arguments: [
         Case("PassthroughSubject") { $0.map { $0 + 1 } },
+        Case("PassthroughSubject") { $0.scan(0, +) },
         Case("PassthroughSubject") { $0.filter { $0 > 1 } },
         Case("PassthroughSubject") { $0.compactMap { $0 } },
         Case("PassthroughSubject") { $0.mapError { $0 } },
@@ -120,7 +120,7 @@ struct DescriptionFidelityTests {
         let subject = Upstream()
         let cancellable = subject.tryMap { $0 * 2 }.print("", to: log).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
         subject.send(1)
-        #expect(log.lines == ["receive subscription: (TryMap)", "request unlimited", "receive value: (2)"])
+        #expect(log.lines == ["receive subscription: (TryMap)", "request unlimited", "receive value: (2)", "request max: (0) (synchronous)"])
         withExtendedLifetime(cancellable) {}
         let sequenceLog = PrintLog()
         _ = [1, 2].publisher.print("numbers", to: sequenceLog).sink { _ in }

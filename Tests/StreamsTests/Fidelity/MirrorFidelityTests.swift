@@ -39,7 +39,6 @@ struct MirrorFidelityTests {
         Case("DropWhile", []) { $0.drop { _ in true } },
         Case("TryDropWhile", []) { $0.tryDrop { _ in true } },
         Case("Output", []) { $0.output(in: 1..<3) },
-        Case("Scan", ["downstream", "result"]) { $0.scan(0, +) },
         Case("TryScan", ["downstream", "status", "result"]) { $0.tryScan(0, +) },
         Case("RemoveDuplicates", ["downstream", "last"]) { $0.removeDuplicates() },
         Case("TryRemoveDuplicates", ["downstream", "last"]) { $0.tryRemoveDuplicates { $0 == $1 } },
@@ -111,6 +110,34 @@ struct MirrorFidelityTests {
         let downstream = Mirror(reflecting: passthrough.subscription!).children.first { $0.label == "downstream" }?.value
         #expect(String(describing: downstream).contains("SubscriptionProbe"))
         withExtendedLifetime(subject) {}
+    }
+
+    @Test("a subject's per-subscriber subscription shows the subject itself as parent and subject; once cancelled or completed, nil but for the demand")
+    func subjectSubscriptionShowsTheSubject() {
+        let passthrough = PassthroughSubject<Int, Never>()
+        let current = CurrentValueSubject<Int, Never>(0)
+        let probes: [(AnyObject, SubscriptionProbe<Int, Never>)] = [(passthrough, passthrough.probe()), (current, current.probe())]
+        for (subject, probe) in probes {
+            let children = Mirror(reflecting: probe.subscription!).children
+            for label in ["parent", "subject"] {
+                let shown = children.first { $0.label == label }?.value as AnyObject?
+                #expect(shown === subject, "\(type(of: subject)): \(label)")
+            }
+            probe.subscription?.cancel()
+            #expect(Self.nilChildren(of: probe) == ["parent", "downstream", "subject"], "\(type(of: subject)) after cancel")
+        }
+        let finishing = PassthroughSubject<Int, Never>()
+        let finished = finishing.probe()
+        #expect(Self.nilChildren(of: finished).isEmpty)
+        finishing.send(completion: .finished)
+        #expect(Self.nilChildren(of: finished) == ["parent", "downstream", "subject"], "after the completion")
+    }
+
+    /// The labels of the subscription's mirror's children whose value is `nil`.
+    private static func nilChildren<Input, Failure>(of probe: SubscriptionProbe<Input, Failure>) -> [String] {
+        Mirror(reflecting: probe.subscription!).children.compactMap { child in
+            String(describing: child.value) == "nil" ? child.label : nil
+        }
     }
 
     @Test("autoconnect hands its subscriber upstream's subscription, described as upstream's")

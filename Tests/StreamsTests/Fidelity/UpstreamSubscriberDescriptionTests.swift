@@ -52,4 +52,39 @@ struct UpstreamSubscriberDescriptionTests {
         #expect(attached { $0.retry(1) }.descriptions == ["Retry"])
         #expect(attached { $0.append(1) }.descriptions == ["Concatenate"])
     }
+
+    @Test("scan hands on upstream's subscription, as Combine's, and its subscriber is described and mirrored as Combine's Scan")
+    func scanSubscriber() {
+        let scanned = attached { $0.scan(0, +) }
+        #expect(scanned.descriptions == ["Scan"])
+        let labels = scanned.subscribers.first.map { Mirror(reflecting: $0).children.compactMap(\.label) }
+        #expect(labels == ["downstream", "result"])
+        let probe = PassthroughSubject<Int, TestError>().scan(0, +).probe()
+        #expect(probe.subscriptionDescription == "PassthroughSubject")
+    }
+
+    /// Keeps the subscriber it is given and hands it nothing, for any output.
+    private final class Capturing<Output>: Publisher, @unchecked Sendable {  // used from one thread
+        typealias Failure = TestError
+        private(set) var subscriber: Any?
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == TestError {
+            self.subscriber = subscriber
+        }
+    }
+
+    @Test("switchToLatest: the subscriber attached upstream is the subscription downstream holds; an inner subscriber's mirror names it as parentSubscription")
+    func switchToLatestSubscribers() throws {
+        let outer = Capturing<Capturing<Int>>()
+        let probe = outer.switchToLatest().probe()
+        let outerSubscriber = try #require(outer.subscriber as? any Subscription)
+        #expect(probe.subscriptionDescription == "SwitchToLatest")
+        #expect((outerSubscriber as? any CustomStringConvertible)?.description == "SwitchToLatest")
+        #expect(Mirror(reflecting: outerSubscriber).children.isEmpty)
+        let inner = Capturing<Int>()
+        _ = (outerSubscriber as? any Subscriber<Capturing<Int>, TestError>)?.receive(inner)
+        let innerSubscriber = try #require(inner.subscriber)
+        #expect(!(innerSubscriber is any Subscription))
+        let parent = Mirror(reflecting: innerSubscriber).children.first { $0.label == "parentSubscription" }?.value
+        #expect(parent as? CombineIdentifier == outerSubscriber.combineIdentifier)
+    }
 }

@@ -41,6 +41,9 @@ package struct BufferStateMachine<Value, Failure: Error, Link>: DeliveryQueueSta
     /// Where the buffer is with its upstream, as Combine's mirror shows it.
     var mirrorState: String { upstreamIsDone ? "complete" : upstream == nil ? "awaiting subscription" : "subscribed" }
 
+    /// The subscription of its one upstream (any caller).
+    package func link(ofCaller caller: Int) -> Link? { upstream }
+
     package init(size: Int, keepsFull: Bool, overflow: Overflow) {
         self.size = size
         self.keepsFull = keepsFull

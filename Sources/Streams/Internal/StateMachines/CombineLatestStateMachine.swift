@@ -34,6 +34,10 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     @usableFromInline var latest: Values
     @usableFromInline var slotsWithoutValue: Int
 
+    /// The subscription of the upstream at `index`, while attached.
+    @inlinable
+    package func link(at index: Int) -> Link? { slots[index].link }
+
     /// A machine for `upstreamCount` upstreams at positions `0..<upstreamCount`.
     @inlinable
     package init(upstreamCount: Int) {

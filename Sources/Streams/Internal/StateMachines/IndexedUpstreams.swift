@@ -16,6 +16,15 @@ package protocol IndexedUpstreamsStateMachine: DownstreamStateMachine {
     /// The upstream at `index` completed.
     @inlinable
     mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> StateMachineAction<Value, Failure, Link>
+    /// The subscription of the upstream at `index`, while attached.
+    @inlinable
+    func link(at index: Int) -> Link?
+}
+
+extension IndexedUpstreamsStateMachine {
+    /// A caller is an upstream's index.
+    @inlinable
+    package func link(ofCaller caller: Int) -> Link? { link(at: caller) }
 }
 
 extension IndexedUpstreamsStateMachine {
@@ -68,11 +77,13 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         shell.update { $0.attach(subscription, at: index) }
     }
 
+    /// Requests the machine makes of this upstream meanwhile are returned, as Combine's are.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         var slot: Machine.Element? = wrap(input)
-        shell.update { $0.receive(taking: &slot, at: index) }
-        return .none  // `slot` holds what the machine let go of: released here, unlocked
+        let index = self.index
+        return shell.receive({ $0.receive(taking: &slot, at: index) }, from: index)
+        // `slot` holds what the machine let go of: released on return, unlocked
     }
 
     @inlinable

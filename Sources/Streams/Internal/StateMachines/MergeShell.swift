@@ -27,10 +27,11 @@ struct MergeSourceLink<Downstream: Subscriber>: Subscriber, CombineDescribing {
         shell.update { $0.attach(subscription, toSource: id) }
     }
 
+    /// Requests the machine makes of this source meanwhile are returned, as Combine's are.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        shell.update { $0.receive(input, fromSource: id) }
-        return .none
+        let id = self.id
+        return shell.receive({ $0.receive(input, fromSource: id) }, from: id)
     }
 
     @inlinable

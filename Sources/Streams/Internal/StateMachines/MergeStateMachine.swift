@@ -154,6 +154,12 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DeliveryQueueStat
         return Action(cancellations: releaseLinks())
     }
 
+    /// The subscription of the source `caller` (a source identifier), while attached.
+    @inlinable
+    package func link(ofCaller caller: Int) -> Link? {
+        sourceIndex(caller).flatMap { sources[$0].link }
+    }
+
     // MARK: Helpers
 
     @inlinable

@@ -139,6 +139,15 @@ package protocol DownstreamStateMachine: DiscardsHolder {
     /// The same as `didDeliver(requesting: .none)` when ``holderMustReport`` was false after the
     /// value was handed out and no event came since: the turn is given up, nothing else changes.
     mutating func holderLeftAskingNothing()
+    /// The subscription of the upstream a shell knows as `caller` (an index, a source
+    /// identifier), whose requests the shell returns as demand while that upstream's value is
+    /// handled; `nil` to request them all.
+    func link(ofCaller caller: Int) -> Link?
+}
+
+extension DownstreamStateMachine {
+    @inlinable
+    package func link(ofCaller caller: Int) -> Link? { nil }
 }
 
 /// An upstream that is asked for demand in advance and counts what it still owes.

@@ -61,6 +61,33 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         carryOut(action, target: target)
     }
 
+    /// Runs `event` — a value from the upstream the machine knows as `caller` (see
+    /// ``DownstreamStateMachine/link(ofCaller:)``) — under the lock, then carries out its
+    /// action. Requests the machine makes of that same upstream while this call lasts (for the
+    /// value's delivery, or demand the subscriber returned) are not requested but returned, as
+    /// the demand `receive(_:)` answers with, the way Combine's operators return it.
+    @inlinable
+    @inline(__always)
+    package final func receive(_ event: (inout Machine) -> Action, from caller: Int) -> Subscribers.Demand {
+        lock.lock()
+        let action = Self.run(event, on: &machine, holder: holder)
+        let target = takeTarget(for: action.signal)
+        unlockReleasingDiscards()
+        return carryOut(action, target: target, caller: caller)
+    }
+
+    /// Like ``receive(_:from:)``, for an event that also has a result of its own.
+    @inlinable
+    package final func receive<Result>(_ event: (inout Machine) -> (Result, Action), from caller: Int) -> (Result, Subscribers.Demand) {
+        var result: Result?
+        let demand = receive({ machine in
+            let (eventResult, eventAction) = event(&machine)
+            result = eventResult
+            return eventAction
+        }, from: caller)
+        return (result.unsafelyUnwrapped, demand)
+    }
+
     /// Runs `event` on the machine under the lock, carries out its action, and returns its result.
     @inlinable
     @inline(__always)
@@ -164,25 +191,37 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         }
     }
 
+    /// Carries out `firstAction` and what the machine hands out after it; returns the demand
+    /// meant for the `caller` upstream (see ``receive(_:from:)``), which it does not request.
     @inlinable
-    final func carryOut(_ firstAction: consuming Action, target firstTarget: consuming Downstream?) {
+    @discardableResult
+    final func carryOut(_ firstAction: consuming Action, target firstTarget: consuming Downstream?, caller: Int? = nil) -> Subscribers.Demand {
         var action = firstAction
         var target = firstTarget
+        var returned = Subscribers.Demand.none
         while true {
             if let work = action.upstreamWork.take() {
                 for link in work.cancellations { link.cancel() }
-                for request in work.requests { request.link.request(request.demand) }
+                // Read under the lock only when there is upstream work: the per-value path has none.
+                let callerLink = caller.flatMap { caller in lock.withLock { machine.link(ofCaller: caller) } }
+                for request in work.requests {
+                    if let callerLink, request.link.combineIdentifier == callerLink.combineIdentifier {
+                        returned += request.demand
+                    } else {
+                        request.link.request(request.demand)
+                    }
+                }
             }
             switch action.signal.take() {
             case nil:
-                return
+                return returned
             case .completion(let completion):
                 target?.receive(completion: completion)
-                return
+                return returned
             case .value(let value):
                 let more = target?.receive(output(value)) ?? .none
                 // Nothing asked and nothing left: the next event reports for this delivery.
-                if more == .none, holder.giveUpIfNothingLeft() { return }
+                if more == .none, holder.giveUpIfNothingLeft() { return returned }
                 lock.lock()
                 action = Self.report(more, on: &machine, holder: holder)
                 target = takeTarget(for: action.signal)

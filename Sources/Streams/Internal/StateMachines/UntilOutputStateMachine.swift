@@ -28,6 +28,13 @@ package struct UntilOutputStateMachine<Value, Failure: Error, Link>: DeliveryQue
     private var gateIsOpen: Bool
     let mode: Mode
 
+    /// The caller numbers of the two upstreams, for ``link(ofCaller:)``.
+    package static var upstreamCaller: Int { 0 }
+    package static var otherCaller: Int { 1 }
+
+    /// The subscription of upstream (caller 0) or of the other publisher (caller 1).
+    package func link(ofCaller caller: Int) -> Link? { caller == Self.upstreamCaller ? upstream : other }
+
     package init(mode: Mode) {
         self.mode = mode
         gateIsOpen = mode == .prefixUntilOutput

@@ -40,6 +40,9 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     package func waitingCount(at index: Int) -> Int { waiting.count(at: index) }
 
     @inlinable
+    package func link(at index: Int) -> Link? { links[index] }
+
+    @inlinable
     package mutating func attach(_ link: Link, at index: Int) -> Action {
         guard !queue.isEnding, links[index] == nil, !finished[index] else {
             return Action(cancellations: [link])

@@ -2,14 +2,14 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite("Publishers.Timer")
+@Suite("SchedulerTimer")
 struct TimerPublisherTests {
     @Test("sends the scheduler's time every interval, starting one interval after the subscription")
     func ticks() {
         let scheduler = TestScheduler()
         let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType, Never>()
         scheduler.advance(by: .milliseconds(100))
-        Publishers.Timer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        SchedulerTimer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         subscriber.request(.unlimited)
         scheduler.advance(by: .milliseconds(3_500))
         #expect(subscriber.values == [instant(1_100), instant(2_100), instant(3_100)])
@@ -20,7 +20,7 @@ struct TimerPublisherTests {
     func demand() {
         let scheduler = TestScheduler()
         let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType, Never>()
-        Publishers.Timer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        SchedulerTimer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         scheduler.advance(by: .seconds(2))
         #expect(subscriber.values == [])
         subscriber.request(.max(1))
@@ -36,7 +36,7 @@ struct TimerPublisherTests {
     func returnedDemand() {
         let scheduler = TestScheduler()
         let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType, Never>(onValue: { _, _ in .max(1) })
-        Publishers.Timer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        SchedulerTimer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         subscriber.request(.max(1))
         scheduler.advance(by: .seconds(3))
         #expect(subscriber.values.count == 3)
@@ -45,7 +45,7 @@ struct TimerPublisherTests {
     @Test("each subscriber has its own ticks")
     func perSubscriber() {
         let scheduler = TestScheduler()
-        let timer = Publishers.Timer(every: .seconds(1), scheduler: scheduler)
+        let timer = SchedulerTimer(every: .seconds(1), scheduler: scheduler)
         let early = TestSubscriber<TestScheduler.SchedulerTimeType, Never>()
         let late = TestSubscriber<TestScheduler.SchedulerTimeType, Never>()
         timer.subscribe(early)
@@ -62,7 +62,7 @@ struct TimerPublisherTests {
     func cancel() {
         let scheduler = TestScheduler()
         let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType, Never>()
-        Publishers.Timer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        SchedulerTimer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         subscriber.request(.unlimited)
         scheduler.advance(by: .seconds(1))
         #expect(scheduler.pendingActionCount == 1)
@@ -76,7 +76,7 @@ struct TimerPublisherTests {
     func cancelOnSubscription() {
         let scheduler = TestScheduler()
         let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType, Never>(onSubscription: { $0.cancel() })
-        Publishers.Timer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        SchedulerTimer(every: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         #expect(scheduler.pendingActionCount == 0)
     }
 
@@ -86,7 +86,7 @@ struct TimerPublisherTests {
         let findings = RuleCheck.run(
             make: {
                 scheduler = TestScheduler()
-                return Publishers.Timer(every: .milliseconds(300), scheduler: scheduler)
+                return SchedulerTimer(every: .milliseconds(300), scheduler: scheduler)
             },
             drive: { _ in scheduler.advance(by: .seconds(1)) })
         #expect(findings.isEmpty, "\(findings)")
