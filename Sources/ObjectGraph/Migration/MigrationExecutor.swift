@@ -24,7 +24,7 @@ struct MigrationExecutor {
         for operation in step.expand { try perform(operation) }
         try stage()
         for operation in step.contract { try perform(operation) }
-        try alignIndexes(with: SQLiteDefinitions(step.target).indexes)
+        try alignIndexes(with: SchemaDefinitions(step.target).indexes)
     }
 
     private func run(_ check: DataCheck) throws(ObjectGraphError) {
@@ -121,7 +121,7 @@ struct MigrationExecutor {
     ///
     /// - Throws: ``ObjectGraphError/migrationRefused(path:changes:)`` naming the values when
     ///   objects break a uniqueness constraint.
-    func alignIndexes(with wanted: [SQLiteDefinitions.Index]) throws(ObjectGraphError) {
+    func alignIndexes(with wanted: [SchemaDefinitions.Index]) throws(ObjectGraphError) {
         let inFile = try storeIndexes()
         let wantedNames = Set(wanted.map(\.name))
         for name in inFile.keys.sorted() where !wantedNames.contains(name) {
@@ -140,7 +140,7 @@ struct MigrationExecutor {
 
     /// Names the first values that two objects share against a new uniqueness constraint.
     private func duplicates(
-        breaking constraint: (entity: String, properties: [String], terms: [String], scope: String?), of index: SQLiteDefinitions.Index
+        breaking constraint: (entity: String, properties: [String], terms: [String], scope: String?), of index: SchemaDefinitions.Index
     ) throws(ObjectGraphError) -> RefusedChange {
         let terms = constraint.terms
         let conditions = terms.map { "(\($0)) IS NOT NULL" } + (constraint.scope.map { [$0] } ?? [])

@@ -1,4 +1,4 @@
-/// The rows of a file's `objectgraph-metadata` table: `format` (``SQLiteSchema/formatVersion``),
+/// The rows of a file's `objectgraph-metadata` table: `format` (``SQLSchema/formatVersion``),
 /// `fingerprint` (``ObjectModel/fingerprint``, which the first release compares), `schema`
 /// (the ``StoredSchema`` as JSON), `model-version` (the version of the model that last brought
 /// the file up to date) and one `stage:<name>` row per migration stage run on the file.
@@ -34,7 +34,7 @@ struct StoreMetadata: Equatable {
         // exactly the files it can read.
         let laidOutAsNew = schema.hasSameNames(as: StoredSchema(model: model))
         var rows = [
-            "format": SQLiteSchema.formatVersion,
+            "format": SQLSchema.formatVersion,
             "fingerprint": laidOutAsNew ? model.fingerprint : "(laid out by a later version; see schema)",
             "schema": schema.encoded,
             "model-version": String(model.version),
@@ -45,13 +45,13 @@ struct StoreMetadata: Equatable {
 
     /// `SELECT key, value FROM …`: every row.
     static func selectSQL(in dialect: SQLDialect) -> String {
-        "SELECT key, value FROM \(dialect.quotedName(SQLiteSchema.metadataTableName))"
+        "SELECT key, value FROM \(dialect.quotedName(SQLSchema.metadataTableName))"
     }
 
     /// Inserts the row `(key, value)` from the first two parameters, or replaces its value.
     static func writeSQL(in dialect: SQLDialect) -> String {
         let sql = SQLBuilder(dialect)
-        return sql.upsert(into: SQLiteSchema.metadataTableName, columns: ["key", "value"], values: sql.parameters(from: 1, count: 2),
+        return sql.upsert(into: SQLSchema.metadataTableName, columns: ["key", "value"], values: sql.parameters(from: 1, count: 2),
                           conflictColumns: ["key"], updating: ["value"])
     }
 

@@ -33,7 +33,7 @@ struct StoreMigrator {
     /// A new file's tables and metadata, for the model; inside the caller's transaction.
     func createFile() throws(ObjectGraphError) -> StoredSchema {
         let schema = StoredSchema(model: model)
-        for statement in SQLiteDefinitions(schema).creationStatements { try connection.execute(statement) }
+        for statement in SchemaDefinitions(schema).creationStatements { try connection.execute(statement) }
         try StoreMetadata.write(StoreMetadata.rows(schema: schema, model: model), to: connection)
         return schema
     }
@@ -77,9 +77,9 @@ struct StoreMigrator {
     /// there is nothing to plan, decode or write. Most opens are of such a file, and this keeps
     /// them to reading one small table.
     private func unchangedSchema() throws(ObjectGraphError) -> StoredSchema? {
-        guard try connection.tableNames().contains(SQLiteSchema.metadataTableName) else { return nil }
+        guard try connection.tableNames().contains(SQLSchema.metadataTableName) else { return nil }
         let metadata = try StoreMetadata.read(from: connection)
-        guard metadata.format == SQLiteSchema.formatVersion, metadata.modelVersion == model.version, let text = metadata.schema else { return nil }
+        guard metadata.format == SQLSchema.formatVersion, metadata.modelVersion == model.version, let text = metadata.schema else { return nil }
         let (schema, encoded) = model.newFileSchema.value(for: model)
         return text == encoded ? schema : nil
     }
@@ -93,13 +93,13 @@ struct StoreMigrator {
     func readState() throws(ObjectGraphError) -> FileState {
         let path = connection.path
         let tables = try connection.tableNames()
-        guard tables.contains(SQLiteSchema.metadataTableName) else {
+        guard tables.contains(SQLSchema.metadataTableName) else {
             throw .incompatibleStore(path: path, message: "it is a SQLite database but not an ObjectGraph store; its tables are \(tables.sorted().joined(separator: ", "))")
         }
         let metadata = try StoreMetadata.read(from: connection)
         let format = metadata.format ?? "(none)"
-        guard format == SQLiteSchema.formatVersion else {
-            throw .incompatibleStore(path: path, message: "the file has store format \(format), this version reads format \(SQLiteSchema.formatVersion)")
+        guard format == SQLSchema.formatVersion else {
+            throw .incompatibleStore(path: path, message: "the file has store format \(format), this version reads format \(SQLSchema.formatVersion)")
         }
         if let text = metadata.schema {
             let described = StoredSchema.decodeFormat(text)

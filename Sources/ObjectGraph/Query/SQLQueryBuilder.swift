@@ -7,7 +7,7 @@ struct SQLStatementText: Sendable, Equatable {
 /// Builds the statements of a ``StoreQuery``: rows, IDs, a count, and rows by key. Every
 /// statement reads the hierarchy's table as `r` and names its rows' entities in the `WHERE`.
 struct SQLQueryBuilder {
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let model: ObjectModel
 
     /// `SELECT` of whole rows, readable with the mapping of `query`'s one entity; `nil` when

@@ -19,7 +19,7 @@ import Foundation
 /// The fetched row's alias is a parameter, so that a batch `UPDATE` or `DELETE` can name its
 /// table directly.
 struct SQLQueryRenderer {
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let model: ObjectModel
     /// The name the fetched row goes by (`r` in a `SELECT … FROM "Content" AS r`).
     let rootAlias: String
@@ -27,7 +27,7 @@ struct SQLQueryRenderer {
     private(set) var bindings: [PropertyValue] = []
     private var nextHopAlias = 1
 
-    init(schema: SQLiteSchema, model: ObjectModel, rootAlias: String = "r") {
+    init(schema: SQLSchema, model: ObjectModel, rootAlias: String = "r") {
         self.schema = schema
         self.model = model
         self.rootAlias = rootAlias
@@ -100,7 +100,7 @@ struct SQLQueryRenderer {
             return "EXISTS (SELECT 1 \(from) WHERE \(filter) AND \(self.condition(test)))"
         case let .entityIn(row, names):
             guard case .scope(let scope, _) = row else { return "0" }
-            let list = names.compactMap(model.entity(named:)).map(schema.rowName(of:)).sorted().map(SQLiteSchema.literal).joined(separator: ", ")
+            let list = names.compactMap(model.entity(named:)).map(schema.rowName(of:)).sorted().map(SQLSchema.literal).joined(separator: ", ")
             return "\(alias(ofScope: scope)).entity IN (\(list))"
         case let .string(test, base, argument):
             let function = switch test {
@@ -299,7 +299,7 @@ struct SQLQueryRenderer {
     /// `name` quoted as an SQL identifier. Every query writes its names through here: a name
     /// without a double quote (every name, in practice) is not searched again.
     static func name(_ name: String) -> String {
-        name.utf8.contains(UInt8(ascii: "\"")) ? SQLiteSchema.quoted(name) : "\"" + name + "\""
+        name.utf8.contains(UInt8(ascii: "\"")) ? SQLSchema.quoted(name) : "\"" + name + "\""
     }
 
     /// The quoted table of an entity's hierarchy.

@@ -96,12 +96,12 @@ struct SchemaDefinitions {
     }
 
     /// The table of a store's metadata (``StoreMetadata``).
-    static let metadataTable = SQLTable(name: SQLiteSchema.metadataTableName, columns: [
+    static let metadataTable = SQLTable(name: SQLSchema.metadataTableName, columns: [
         .fixed("key", .text, primaryKey: true), .fixed("value", .text),
     ])
 
     /// The table of each hierarchy's next primary key.
-    static let keysTable = SQLTable(name: SQLiteSchema.keysTableName, columns: [
+    static let keysTable = SQLTable(name: SQLSchema.keysTableName, columns: [
         .fixed("root", .text, primaryKey: true), .fixed("next", .key),
     ])
 
@@ -117,7 +117,7 @@ struct SchemaDefinitions {
 
     /// The keys table's first row for the hierarchy of `root`.
     static func keysRowSQL(root: String, dialect: SQLDialect = .sqlite) -> String {
-        "INSERT INTO \(dialect.quotedName(SQLiteSchema.keysTableName)) (root, next) VALUES (\(dialect.literal(root)), 1)"
+        "INSERT INTO \(dialect.quotedName(SQLSchema.keysTableName)) (root, next) VALUES (\(dialect.literal(root)), 1)"
     }
 
     /// Reads the pairs from the second side.
@@ -181,6 +181,3 @@ struct SchemaDefinitions {
         scopeRowNames(of: entity, in: lookup).map { SQLBuilder(dialect).rowFilter($0) }
     }
 }
-
-/// The name the SQLite store's code has always used; the definitions serve every dialect.
-typealias SQLiteDefinitions = SchemaDefinitions

@@ -25,7 +25,7 @@ extension SQLiteStore {
         try connection.writeTransaction { () throws(ObjectGraphError) in
             // Another connection may have built them since the first look.
             for index in try Self.missingIndexes(wanted, on: connection) {
-                if index.existsWithOtherSQL { try connection.execute("DROP INDEX \(SQLiteSchema.quoted(index.index.name))") }
+                if index.existsWithOtherSQL { try connection.execute("DROP INDEX \(SQLSchema.quoted(index.index.name))") }
                 do throws(ObjectGraphError) {
                     try connection.execute(index.index.sql)
                 } catch {
@@ -38,8 +38,8 @@ extension SQLiteStore {
 
     /// The indexes of `wanted` that the catalogue lacks, or lists with other SQL.
     private static func missingIndexes(
-        _ wanted: [SQLiteDefinitions.Index], on connection: SQLiteConnection
-    ) throws(ObjectGraphError) -> [(index: SQLiteDefinitions.Index, existsWithOtherSQL: Bool)] {
+        _ wanted: [SchemaDefinitions.Index], on connection: SQLiteConnection
+    ) throws(ObjectGraphError) -> [(index: SchemaDefinitions.Index, existsWithOtherSQL: Bool)] {
         let statement = try connection.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
         defer { statement.reset() }
         var inFile: [String: String] = [:]
@@ -52,12 +52,12 @@ extension SQLiteStore {
 
     /// The objects that share values under the uniqueness constraint `index` enforces: for each
     /// group of equal values, every object after the first (by key) against the first.
-    private func collisions(under index: SQLiteDefinitions.Index, on connection: SQLiteConnection) throws(ObjectGraphError) -> [UniquenessConflict] {
+    private func collisions(under index: SchemaDefinitions.Index, on connection: SQLiteConnection) throws(ObjectGraphError) -> [UniquenessConflict] {
         guard let constraint = index.constraint else { return [] }
         let terms = constraint.terms.joined(separator: ", ")
         let conditions = (constraint.terms.map { "(\($0)) IS NOT NULL" } + (constraint.scope.map { [$0] } ?? [])).joined(separator: " AND ")
         let statement = try connection.prepare(
-            "SELECT group_concat(pk) FROM \(SQLiteSchema.quoted(index.table)) WHERE \(conditions) "
+            "SELECT group_concat(pk) FROM \(SQLSchema.quoted(index.table)) WHERE \(conditions) "
                 + "GROUP BY \(terms) HAVING count(*) > 1 ORDER BY min(pk) LIMIT \(Self.listedCollisions)")
         var groups: [[Int64]] = []
         while try statement.step() {
@@ -81,7 +81,7 @@ extension SQLiteStore {
     /// The row with `key` in the table of `entityName`'s hierarchy, read as its own entity.
     private func row(withKey key: Int64, inTableOf entityName: String, on connection: SQLiteConnection) throws(ObjectGraphError) -> StoredRow? {
         guard let declaring = model.entity(named: entityName) else { return nil }
-        let table = SQLiteSchema.quoted(schema.table(of: declaring))
+        let table = SQLSchema.quoted(schema.table(of: declaring))
         guard let name = try connection.text("SELECT entity FROM \(table) WHERE pk = \(key)") else { return nil }
         let entity = try entity(named: name)
         return try storedRow(for: ObjectID(entity: entity, primaryKey: key), mapping: mapping(for: entity), on: connection)

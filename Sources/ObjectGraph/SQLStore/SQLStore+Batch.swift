@@ -1,6 +1,4 @@
-import CSQLite
-
-extension SQLiteStore {
+extension SQLStore {
     /// Runs a batch in one write transaction, as a few statements over all the selected rows:
     /// no row becomes an object, and only the rows the contexts must merge are read back.
     func execute(_ batch: StoreBatch) throws -> StoreBatchResult {
@@ -18,7 +16,7 @@ extension SQLiteStore {
     /// every value already> RETURNING pk`. Strings keep their stored form where Swift's `==`
     /// finds it equal to the new value (a decomposed `"é"` set over a composed one), and doubles
     /// and dates count as held only bit for bit, as a context records changes.
-    private func update(_ batch: StoreBatch, to values: [Int: PropertyValue], on connection: SQLiteConnection) throws(ObjectGraphError) -> StoreBatchResult {
+    private func update(_ batch: StoreBatch, to values: [Int: PropertyValue], on connection: Connection) throws(ObjectGraphError) -> StoreBatchResult {
         let entity = batch.entity
         let mapping = try mapping(for: entity)
         let row = QueryRow.scope(0, entity)
@@ -59,16 +57,14 @@ extension SQLiteStore {
         let table = schema.sql.name(schema.table(of: entity))
         let returning = hierarchyHasSeveralEntities(entity) ? "pk, entity" : "pk"
         let sql = schema.sql.update(schema.table(of: entity), alias: "r", set: sets, where: selection.joined(separator: " AND ")) + " RETURNING \(returning)"
-        let ids: [ObjectID]
-        do throws(ObjectGraphError) {
-            ids = try run(SQLStatementText(sql: sql, bindings: renderer.bindings), on: connection) { statement throws(ObjectGraphError) in
+        let updated = try connection.refusingDuplicates { () throws(ObjectGraphError) -> [ObjectID] in
+            try run(SQLStatementText(sql: sql, bindings: renderer.bindings), on: connection) { statement throws(ObjectGraphError) in
                 try objectID(in: statement, default: entity)
             }
-        } catch {
-            guard case .sqlite(_, let code, _) = error, code == SQLITE_CONSTRAINT | (8 << 8) else { throw error }
+        }
+        guard let ids = updated else {
             let select = "SELECT r.pk, r.entity FROM \(table) AS r" + (selectionText.isEmpty ? "" : " WHERE " + selectionText)
-            throw try uniquenessConflicts(
-                of: SQLStatementText(sql: select, bindings: selectionBindings), settingTo: values, original: error, on: connection)
+            throw try uniquenessConflicts(of: SQLStatementText(sql: select, bindings: selectionBindings), settingTo: values, on: connection)
         }
         var result = StoreBatchResult()
         result.selectedIDs = ids.sorted()
@@ -83,7 +79,7 @@ extension SQLiteStore {
     /// one by one, in this transaction, which the error then rolls back. A set-based update can
     /// only collide where the final state does, since every selected row takes the same values.
     private func uniquenessConflicts(
-        of selection: SQLStatementText, settingTo values: [Int: PropertyValue], original: ObjectGraphError, on connection: SQLiteConnection
+        of selection: SQLStatementText, settingTo values: [Int: PropertyValue], on connection: Connection
     ) throws(ObjectGraphError) -> ObjectGraphError {
         let ids = try run(selection, on: connection) { statement throws(ObjectGraphError) in
             ObjectID(entity: try entity(named: statement.string(at: 1)), primaryKey: statement.int64(at: 0))
@@ -97,7 +93,10 @@ extension SQLiteStore {
         var saved = StoreSaveResult()
         var conflicts: [UniquenessConflict] = []
         _ = try writeUpdates(updates, policy: .error, into: &saved, conflicts: &conflicts, connection: connection)
-        return conflicts.isEmpty ? original : .uniquenessViolation(UniquenessConflict.ordered(conflicts))
+        guard !conflicts.isEmpty else {
+            throw .corruptStore(path: path, message: "a UNIQUE index of \(selection.sql) refused a batch update, but no row collides")
+        }
+        return .uniquenessViolation(UniquenessConflict.ordered(conflicts))
     }
 
     // MARK: Delete
@@ -107,7 +106,7 @@ extension SQLiteStore {
     /// relationships that a `nullify` rule empties, removes the deleted rows' pairs from join
     /// tables, and bumps the version of every remaining row whose relationships lost a deleted
     /// object — what a context that deleted each object and saved would write.
-    private func delete(_ batch: StoreBatch, on connection: SQLiteConnection) throws(ObjectGraphError) -> StoreBatchResult {
+    private func delete(_ batch: StoreBatch, on connection: Connection) throws(ObjectGraphError) -> StoreBatchResult {
         var renderer = SQLQueryRenderer(schema: schema, model: model)
         let selection = try selectionConditions(batch, renderer: &renderer)
         let select = "SELECT r.pk, r.entity FROM \(schema.sql.name(schema.table(of: batch.entity))) AS r"
@@ -158,7 +157,7 @@ extension SQLiteStore {
             try execute(schema.sql.update(table, set: ["\(schema.sql.name(column)) = NULL"], where: "pk IN \(keyList)"), keys: keys, on: connection)
         }
         // Links no delete rule reaches (a relationship without an inverse, `noAction`): no row
-        // may point at a deleted one, as after a save (see SQLiteStore+References.swift).
+        // may point at a deleted one, as after a save (see SQLStore+References.swift).
         var unlinked: [ObjectID: Set<String>] = [:]
         try removeLinks(to: deleted, changedKeys: &unlinked, connection: connection)
         for (id, keys) in unlinked where !deleted.contains(id) { result.changedKeys[id, default: []].formUnion(keys) }
@@ -183,7 +182,7 @@ extension SQLiteStore {
     /// `pointingBack`, a to-one relationship's targets count only when their to-one inverse
     /// holds the owner (a to-many inverse always does: it is read from the owner's column).
     private func targets(
-        of keys: [Int64], entity: EntityDescription, property: PropertyDescription, pointingBack: Bool, on connection: SQLiteConnection
+        of keys: [Int64], entity: EntityDescription, property: PropertyDescription, pointingBack: Bool, on connection: Connection
     ) throws(ObjectGraphError) -> [ObjectID] {
         guard let relationship = property.relationship, let destination = model.entity(named: relationship.destinationName) else { return [] }
         let quoted = schema.sql.name
@@ -226,7 +225,7 @@ extension SQLiteStore {
     }
 
     /// The object ID in column 0 (key) and, when there is one, column 1 (entity name).
-    private func objectID(in statement: SQLiteStatement, default entity: EntityDescription) throws(ObjectGraphError) -> ObjectID {
+    private func objectID(in statement: some SQLStatement, default entity: EntityDescription) throws(ObjectGraphError) -> ObjectID {
         guard statement.columnCount > 1 else { return ObjectID(entity: entity, primaryKey: statement.int64(at: 0)) }
         return ObjectID(entity: try self.entity(named: statement.string(at: 1)), primaryKey: statement.int64(at: 0))
     }
@@ -236,7 +235,7 @@ extension SQLiteStore {
     }
 
     /// Runs `sql`, which reads the keys as ``keyList`` from the first parameter.
-    private func execute(_ sql: String, keys: [Int64], on connection: SQLiteConnection) throws(ObjectGraphError) {
+    private func execute(_ sql: String, keys: [Int64], on connection: Connection) throws(ObjectGraphError) {
         _ = try run(SQLStatementText(sql: sql, bindings: [Self.keyArray(keys)]), on: connection) { _ in () }
     }
 
