@@ -44,6 +44,7 @@ public final class PersistentContainer: Sendable {
         switch kind {
         case .inMemory: store = InMemoryStore()
         case let .sqlite(url, plan): store = try SQLiteStore(url: url, model: model, migrationPlan: plan)
+        case let .postgreSQL(connectionString, plan): store = try PostgreSQLStore(connectionString: connectionString, model: model, migrationPlan: plan)
         }
         coordinator = StoreCoordinator(model: model, store: store)
         viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue, coordinator: coordinator)

@@ -19,8 +19,8 @@ struct StoreMetadata: Equatable {
         Set(values.keys.filter { $0.hasPrefix(Self.stagePrefix) }.map { String($0.dropFirst(Self.stagePrefix.count)) })
     }
 
-    static func read(from connection: SQLiteConnection) throws(ObjectGraphError) -> StoreMetadata {
-        let statement = try connection.prepare(selectSQL(in: .sqlite))
+    static func read(from connection: some SQLConnection) throws(ObjectGraphError) -> StoreMetadata {
+        let statement = try connection.prepare(selectSQL(in: connection.dialect))
         defer { statement.reset() }
         var values: [String: String] = [:]
         while try statement.step() { values[statement.string(at: 0)] = statement.string(at: 1) }
@@ -56,8 +56,8 @@ struct StoreMetadata: Equatable {
     }
 
     /// Inserts or replaces `rows`.
-    static func write(_ rows: [String: String], to connection: SQLiteConnection) throws(ObjectGraphError) {
-        let statement = try connection.prepare(writeSQL(in: .sqlite))
+    static func write(_ rows: [String: String], to connection: some SQLConnection) throws(ObjectGraphError) {
+        let statement = try connection.prepare(writeSQL(in: connection.dialect))
         for (key, value) in rows.sorted(by: { $0.key < $1.key }) {
             try statement.bind(key, at: 1)
             try statement.bind(value, at: 2)

@@ -112,7 +112,19 @@ struct SchemaDefinitions {
             + roots.map { Self.keysRowSQL(root: $0, dialect: dialect) }
             + joinTables.map(\.sql)
             + orderTables.map(\.sql)
-            + indexes.map(\.sql)
+            + indexes.flatMap { Self.statements(creating: $0, in: dialect) }
+            + (dialect == .postgreSQL ? PostgreSQLQueryFunctions.definitions : [])
+    }
+
+    /// The statements that create `index`. PostgreSQL keeps its own normalised text of an
+    /// index's definition, so the store also keeps the SQL it made the index with, as the
+    /// index's comment: that is what it compares with its layout's SQL (see
+    /// ``SQLConnection/storeIndexes()``).
+    static func statements(creating index: Index, in dialect: SQLDialect) -> [String] {
+        switch dialect {
+        case .sqlite: [index.sql]
+        case .postgreSQL: [index.sql, "COMMENT ON INDEX \(dialect.quotedName(index.name)) IS \(dialect.literal(index.sql))"]
+        }
     }
 
     /// The keys table's first row for the hierarchy of `root`.
@@ -164,6 +176,13 @@ struct SchemaDefinitions {
         default:
             return quoted
         }
+    }
+
+    /// A value compared with an ``indexTerm(column:type:unique:dialect:)`` of a column of
+    /// `type` (a lookup's parameter): NFC-normalised as the term is in PostgreSQL; as it is
+    /// elsewhere (SQLite's collation normalises both sides, and a double parameter is never NaN).
+    static func indexTerm(value: String, type: AttributeType?, dialect: SQLDialect) -> String {
+        type == .string && dialect == .postgreSQL ? PostgreSQLQueryFunctions.normalized(value) : value
     }
 
     /// The `entity` values of the rows of `entity` and its sub-entities, sorted, when its

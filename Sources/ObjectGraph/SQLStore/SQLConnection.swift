@@ -11,6 +11,8 @@ protocol SQLConnection: AnyObject {
 
     /// What errors name as the store (a file's path, or the server and database).
     var path: String { get }
+    /// The SQL the connection speaks.
+    var dialect: SQLDialect { get }
     /// The prepared statement for `sql`, prepared once and reused for the connection's life.
     func statement(_ sql: String) throws(ObjectGraphError) -> Statement
     /// The prepared statement of a fetch, kept while it is among the most recently used.
@@ -23,6 +25,14 @@ protocol SQLConnection: AnyObject {
     func text(_ sql: String) throws(ObjectGraphError) -> String?
     /// Runs `body` in one read transaction (one snapshot); inside a transaction, in that one.
     func readTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result
+    /// Runs `body` in a write transaction, committed if it returns and rolled back if it
+    /// throws; inside a transaction, in a savepoint of it.
+    func writeTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result
+    /// The names of the store's tables.
+    func tableNames() throws(ObjectGraphError) -> Set<String>
+    /// The indexes the store made (declared, relationship and join-table ones), by name, with
+    /// the SQL each was made with (see ``SchemaDefinitions/Index``).
+    func storeIndexes() throws(ObjectGraphError) -> [String: String]
     /// Runs `body`, which writes; when a `UNIQUE` index refuses one of its writes, what `body`
     /// wrote is undone, the transaction goes on, and the result is `nil`.
     func refusingDuplicates<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result?

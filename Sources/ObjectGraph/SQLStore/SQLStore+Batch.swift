@@ -2,6 +2,11 @@ extension SQLStore {
     /// Runs a batch in one write transaction, as a few statements over all the selected rows:
     /// no row becomes an object, and only the rows the contexts must merge are read back.
     func execute(_ batch: StoreBatch) throws -> StoreBatchResult {
+        try executeBatch(batch)
+    }
+
+    /// ``execute(_:)`` as every SQL store runs it (a store may check the batch first).
+    func executeBatch(_ batch: StoreBatch) throws(ObjectGraphError) -> StoreBatchResult {
         try withWriteTransaction { connection throws(ObjectGraphError) -> StoreBatchResult in
             switch batch.change {
             case .update(let values): try update(batch, to: values, on: connection)
@@ -38,7 +43,7 @@ extension SQLStore {
         let alreadyHeld = assignments.map { assignment -> String in
             switch assignment.stored.type {
             case .double, .date:
-                "r.\(assignment.column) IS \(assignment.value == .null ? "NULL" : renderer.bind(assignment.value))"
+                schema.dialect.sameBits("r.\(assignment.column)", assignment.value == .null ? "NULL" : renderer.bind(assignment.value))
             default:
                 renderer.condition(assignment.holds)
             }

@@ -5,6 +5,8 @@ extension SQLStore {
 
     var isLogging: Bool { sqlLog.isEnabled }
 
+    var dialect: SQLDialect { schema.dialect }
+
     func rows(matching query: StoreQuery) throws(ObjectGraphError) -> [StoredRow] {
         try withReadConnection { connection throws(ObjectGraphError) -> [StoredRow] in
             if let text = queryBuilder.rows(query) {

@@ -11,6 +11,11 @@ extension SQLStore {
     /// indexes as it is written. A row that collides is left out and the save goes on, so that
     /// ``ObjectGraphError/uniquenessViolation(_:)`` lists every collision at once.
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
+        try writeSave(changes, policy: policy)
+    }
+
+    /// ``save(_:policy:)`` as every SQL store writes it (a store may check the changes first).
+    func writeSave(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         try withWriteTransaction { connection throws(ObjectGraphError) -> StoreSaveResult in
             var result = StoreSaveResult()
             var uniqueness: [UniquenessConflict] = []
@@ -96,7 +101,7 @@ extension SQLStore {
             try statement.bind(row.version, at: 1)
             try bindColumns(of: row.slots, columnSlots: plan.mapping.columnSlots, to: statement)
             try statement.bind(row.id.primaryKey, at: Int32(plan.mapping.columnSlots.count + 2))
-            guard try connection.refusingDuplicates({ () throws(ObjectGraphError) in try statement.run() }) != nil else {
+            guard try runRefusingDuplicates(statement, unique: !plan.mapping.uniqueLookups.isEmpty, on: connection) else {
                 uniquenessConflicts += try collisions(of: row, mapping: plan.mapping, connection: connection)
                 continue
             }
@@ -114,6 +119,17 @@ extension SQLStore {
             if plan.refresh { refreshedIDs.append(row.id) }
         }
         return refreshedIDs
+    }
+
+    /// Runs a write; `false` if a `UNIQUE` index refused it (then it wrote nothing and the
+    /// transaction goes on). A row of an entity without `unique` constraints runs as it is: only
+    /// the primary key could refuse it, which would be a bug, not a collision.
+    func runRefusingDuplicates(_ statement: Connection.Statement, unique: Bool, on connection: Connection) throws(ObjectGraphError) -> Bool {
+        guard unique else {
+            try statement.run()
+            return true
+        }
+        return try connection.refusingDuplicates { () throws(ObjectGraphError) in try statement.run() } != nil
     }
 
     /// Every row that holds `row`'s values under one of its entity's uniqueness constraints,
@@ -182,6 +198,7 @@ extension SQLStore {
         var entity: EntityDescription?
         var statement: Connection.Statement?
         var columnSlots: [Int] = []
+        var hasUniqueness = false
         var joinTables: [(slot: Int, access: JoinTableAccess)] = []
         for index in order {
             let id = rows[index].id
@@ -190,12 +207,12 @@ extension SQLStore {
                 entity = id.entity
                 statement = try connection.statement(mapping.insert)
                 columnSlots = mapping.columnSlots
+                hasUniqueness = !mapping.uniqueLookups.isEmpty
                 joinTables = mapping.joinTables
             }
             try statement!.bind(id.primaryKey, at: 1)
             try bindColumns(of: rows[index].slots, columnSlots: columnSlots, to: statement!)
-            let inserting = statement!
-            guard try connection.refusingDuplicates({ () throws(ObjectGraphError) in try inserting.run() }) != nil else {
+            guard try runRefusingDuplicates(statement!, unique: hasUniqueness, on: connection) else {
                 conflicts += try collisions(of: rows[index], mapping: mapping(for: id.entity), connection: connection)
                 continue
             }

@@ -137,6 +137,22 @@ final class SQLiteConnection: SQLConnection {
         return SQLiteStatement(handle: prepared, sql: sql, connection: self)
     }
 
+    var dialect: SQLDialect { .sqlite }
+
+    /// The store's own indexes in the file (declared, relationship and join-table indexes),
+    /// by name, with their SQL as `sqlite_schema` keeps it.
+    func storeIndexes() throws(ObjectGraphError) -> [String: String] {
+        let statement = try prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
+        defer { statement.reset() }
+        var found: [String: String] = [:]
+        while try statement.step() {
+            let name = statement.string(at: 0)
+            guard name.hasSuffix(")") || name.hasSuffix(".target") else { continue }
+            found[name] = statement.string(at: 1)
+        }
+        return found
+    }
+
     /// Runs one or more statements that return nothing (schema creation, pragmas).
     func execute(_ sql: String) throws(ObjectGraphError) {
         if isClosed { throw .storeClosed(path: path) }

@@ -26,8 +26,8 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
     typealias Connection = SQLiteConnection
 
     // `lock` serializes every use of `connection`, the writer (its statement cache, its
-    // transaction state and the statements' bindings and cursors) and protects `reservedKeys`
-    // and `keyBlockSizes`. Each method holds it from its first statement to the last reset, so
+    // transaction state and the statements' bindings and cursors) and protects `keys`. Each
+    // method holds it from its first statement to the last reset, so
     // two saves never interleave. Nothing called under the lock calls out. Reads do not take it:
     // they run on `readers`, beside a save in progress.
     private let lock = Lock()
@@ -40,8 +40,7 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
     let decodedRowCount = DecodedRowCounter()
     /// Damage a read or write has met; once there is some, nothing more is written.
     let damage: StoreDamage
-    private var reservedKeys: [String: ClosedRange<Int64>] = [:]
-    private var keyBlockSizes: [String: Int] = [:]
+    private var keys = KeyReservations()
 
     let path: String
     let model: ObjectModel
@@ -89,57 +88,21 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
 
     // MARK: Keys
 
-    /// Smallest and largest number of keys taken from the file at once. Blocks grow while a
-    /// container keeps inserting, so that a bulk insert costs a handful of committed
-    /// transactions instead of one per 256 objects; keys left unused when the store closes are
-    /// simply skipped.
-    private static let keyBlockRange = 256...16_384
-
     func allocatePrimaryKeys(root: EntityDescription, count: Int) throws(ObjectGraphError) -> ClosedRange<Int64> {
-        let count = Int64(max(count, 1))
         defer { sqlLog.deliverPending() }
         lock.lock()
         defer { lock.unlock() }
         do throws(ObjectGraphError) {
-            return try allocateKeysLocked(root: root, count: count)
+            return try keys.take(count, root: root.rootName) { blockSize throws(ObjectGraphError) -> Int64 in
+                try damage.check()
+                return try connection.writeTransaction { () throws(ObjectGraphError) -> Int64 in
+                    try reserveKeyBlock(of: root.rootName, blockSize: blockSize, on: connection)
+                }
+            }
         } catch {
             damage.note(error)
             throw error
         }
-    }
-
-    /// ``allocatePrimaryKeys(root:count:)`` with the lock held.
-    private func allocateKeysLocked(root: EntityDescription, count: Int64) throws(ObjectGraphError) -> ClosedRange<Int64> {
-        let rootName = root.rootName
-        if let reserved = reservedKeys[rootName], Int64(reserved.count) >= count {
-            return takeKeys(count, from: reserved, root: rootName)
-        }
-        let blockSize = max(Int64(keyBlockSizes[rootName] ?? Self.keyBlockRange.lowerBound), count)
-        keyBlockSizes[rootName] = min(Int(blockSize) * 2, Self.keyBlockRange.upperBound)
-        let statement = try connection.statement("UPDATE \(SQLSchema.keysTable) SET next = next + ?1 WHERE root = ?2 RETURNING next")
-        try damage.check()
-        let next = try connection.writeTransaction { () throws(ObjectGraphError) -> Int64 in
-            defer { statement.reset() }
-            try statement.bind(blockSize, at: 1)
-            try statement.bind(rootName, at: 2)
-            guard try statement.step() else {
-                throw .corruptStore(path: path, message: "the keys table has no row for \(rootName)")
-            }
-            let next = statement.int64(at: 0)
-            // A damaged row can hold any number; keys start at 1 and the block must fit.
-            guard next > blockSize else {
-                throw .corruptStore(path: path, message: "the keys table holds \(next) as the next key of \(rootName)")
-            }
-            return next
-        }
-        return takeKeys(count, from: (next - blockSize)...(next - 1), root: rootName)
-    }
-
-    /// The first `count` keys of `range`; the rest stays reserved for the next call.
-    private func takeKeys(_ count: Int64, from range: ClosedRange<Int64>, root: String) -> ClosedRange<Int64> {
-        let keys = range.lowerBound...(range.lowerBound + count - 1)
-        reservedKeys[root] = keys.upperBound < range.upperBound ? (keys.upperBound + 1)...range.upperBound : nil
-        return keys
     }
 
     /// Runs `body` with a reader from the pool (see ``SQLStore/withReadConnection(inOneTransaction:_:)``).
