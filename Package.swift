@@ -24,6 +24,8 @@ let package = Package(
         .executableTarget(name: "streams-demo", dependencies: ["Streams", "ObjectGraph"]),
         // Spawned by the SQLite durability test, which kills it mid-save.
         .executableTarget(name: "objectgraph-durability-child", dependencies: ["ObjectGraph"]),
+        // Spawned by the change-feed tests: another process writing the same file.
+        .executableTarget(name: "objectgraph-history-child", dependencies: ["ObjectGraph"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsFoundationTests", dependencies: ["Streams", "StreamsFoundation", "StreamsTesting"]),

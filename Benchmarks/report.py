@@ -31,7 +31,8 @@ def parse(path):
                     scale = UNITS[match.group(2)]
             try:
                 results[name][metric] = float(cells[3]) * scale  # p50
-            except ValueError:
+                results[name][metric + " p90"] = float(cells[5]) * scale
+            except (ValueError, IndexError):
                 pass
     return results
 
@@ -189,6 +190,33 @@ def main(path):
         "≤ 3× raw SQLite", lambda o, p: o / p <= 3)
     row(f"D4 Q1 on the view context while a background context saves 100,000 inserts (per query)", "D4 Streams", "D4 idle",
         "Q1 with no save running", "not slowed by more than 2×", lambda o, p: o / p <= 2, per=500)
+    # X1–X3: persistent history and other processes.
+    for size in (10_000, 100_000):
+        ours = r.get(f"X1-{size} Streams", {})
+        sibling = r.get(f"X1-{size} sibling", {})
+        p50, p90 = ours.get("Save to delivery"), ours.get("Save to delivery p90")
+        if p50 is not None:
+            after, after90 = ours.get("Propagation"), ours.get("Propagation p90")
+            ask_sibling = sibling.get("Save to delivery")
+            rows.append((f"X1 a save in another process → the difference delivered here, N = {size:,} (p50 / p90, from asking the other process to save, its fsync included)",
+                         f"{figure(p50)} / {figure(p90)}",
+                         f"{figure(ask_sibling)} (a sibling context's save, asked → delivered)" if ask_sibling else "—",
+                         (f"{ask_sibling / p50:.1f}× faster; " if ask_sibling else "")
+                         + f"from the save returning there: {after or 0:,.0f} / {after90 or 0:,.0f}", "—",
+                         "p50 ≤ 1 ms, flat in N", "holds" if p50 <= 1_000 else "MISSED"))
+    small, large = (r.get(f"X1-{s} Streams", {}).get("Save to delivery") for s in (10_000, 100_000))
+    if small and large:
+        rows.append(("X1 flat in N", f"{figure(large)} at 100,000", f"{figure(small)} at 10,000", f"{large / small:.2f}×", "—",
+                     "N = 100,000 within 2× of N = 10,000", "holds" if large <= 2 * small else "MISSED"))
+    busy, idle = r.get("X2 Streams", {}).get("Query"), r.get("X2 idle", {}).get("Query")
+    if busy and idle:
+        rows.append(("X2 view context's query (Q1) while another process imports 100,000 rows of an entity no live result follows (p50 per query)",
+                     figure(busy), f"{figure(idle)} (nothing running)", f"{busy / idle:.2f}× idle", "—", "≤ 2× idle",
+                     "holds" if busy <= 2 * idle else "MISSED"))
+    row("X3 D1 with persistent history", "X3-D1 Streams", "X3-D1 no history", "same without history",
+        "≤ 1.3× without history", lambda o, p: o / p <= 1.3)
+    row("X3 a single-object save with persistent history (per save)", "X3-single Streams", "X3-single no history",
+        "same without history", "≤ 1.2× without history", lambda o, p: o / p <= 1.2, per=100)
     row("T1 fetch 100,000 objects with an enum and a small Codable attribute (SQLite)", "T1fetch Streams", "T1fetch raw columns",
         "raw Int and String columns", "within 1.5× of raw Int and String columns", lambda o, p: o / p <= 1.5, 100_000)
     row("T1 and read both attributes of each (every Codable value decoded; the raw String only counted)", "T1 Streams",

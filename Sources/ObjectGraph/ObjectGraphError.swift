@@ -125,6 +125,14 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// runs wholly in SQL, so nothing was changed.
     case batchPredicateNotTranslatable(entity: String, parts: [String])
 
+    // History
+    /// The history after `token` was trimmed (every reader that still counts had read it, or
+    /// it was deleted): the transactions after `oldestAvailable` are all that is kept.
+    case historyTokenExpired(path: String, token: Int64, oldestAvailable: Int64)
+    /// The token was issued by another store: another file, or this file before it was erased
+    /// and made anew.
+    case historyTokenMismatch(path: String)
+
     /// A sentence saying what went wrong and, where there is one, how to fix it.
     public var description: String {
         switch self {
@@ -221,6 +229,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The connection to the PostgreSQL server at \(server) (database \(database)) was lost: \(message). The server rolled back the transaction in progress; try again (the next use reconnects)."
         case let .postgreSQL(server, database, code, message):
             "PostgreSQL error \(code) on \(server) (database \(database)): \(message)"
+        case let .historyTokenExpired(path, token, oldest):
+            "The history of \(path) after token \(token) was trimmed; it keeps the transactions after token \(oldest) only. Fetch what you need afresh and go on from history.currentToken(); record your progress with history.recordProgress(_:reader:) so that history you have not read is kept."
+        case .historyTokenMismatch(let path):
+            "The history token was issued by another store than \(path) (another file, or this file before it was erased and made anew). Fetch what you need afresh and go on from history.currentToken()."
         }
     }
 }

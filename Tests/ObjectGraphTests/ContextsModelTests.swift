@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ObjectGraph
+@testable import ObjectGraph
 import Streams
 import StreamsTesting
 import Testing
@@ -47,12 +47,21 @@ struct ContextsModelTests {
         }
     }
 
-    func run(flavor: StoreFlavor, seed: UInt64) throws {
+    @Test("the same, with another process (its own container) saving random edits to the file between the steps")
+    func randomStepsWithAnotherProcess() throws {
+        for seed in Self.firstSeed..<(Self.firstSeed + UInt64(Self.seeds)) {
+            try run(flavor: .sqlite, seed: seed, withAnotherProcess: true)
+        }
+    }
+
+    func run(flavor: StoreFlavor, seed: UInt64, withAnotherProcess: Bool = false) throws {
         var generator = SeededGenerator(seed: seed)
         let url = TemporaryFolder.make().appendingPathComponent("model.sqlite")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let kind: StoreKind = flavor == .sqlite ? .sqlite(url) : .inMemory
         let container = try PersistentContainer(model: CorrectnessModel.model, store: kind, viewContextQueue: DispatchQueue(label: "model.view"))
+        let child = withAnotherProcess ? try ChildWriter(storePath: url.path, correctnessModel: true) : nil
+        defer { child?.quit() }
         let contexts = [container.viewContext, container.newBackgroundContext(name: "first"), container.newBackgroundContext(name: "second")]
         for context in contexts { context.mergePolicy = .objectWins }
         let live = try contexts.map { context in
@@ -62,6 +71,13 @@ struct ContextsModelTests {
         var history: [String] = []
 
         for step in 0..<Self.steps {
+            if let child, Int.random(in: 0..<4, using: &generator) == 0 {
+                history.append("step \(step) other process: " + (try Self.otherProcessStep(child, container: container, reference: &reference, using: &generator)))
+                // Whatever woke it or not, the feed reads the history now (the wake-up is a hint).
+                container.coordinator.feed?.checkNow()
+                guard try check(step: step, seed: seed, flavor: flavor, url: url, container: container, contexts: contexts, live: live, reference: reference, history: history, generator: &generator) else { return }
+                continue
+            }
             let index = Int.random(in: 0..<contexts.count, using: &generator)
             let context = contexts[index]
             let edits = Int.random(in: 1...3, using: &generator)
@@ -83,40 +99,121 @@ struct ContextsModelTests {
             }
             generator = local
             history.append("step \(step) \(described)")
-            // Merges run in a random order of the queues, twice over (a merge can schedule work).
-            for _ in 0..<2 { for other in contexts.shuffled(using: &generator) { other.flush() } }
-            for (context, results) in zip(contexts, live) { context.performAndWait { results.forEach { $0.pull() } } }
-
-            var problems = try storeProblems(container: container, reference: reference, url: flavor == .sqlite ? url : nil)
-            for (context, results) in zip(contexts, live) {
-                problems += try contextProblems(context, container: container).map { "\(context.name): \($0)" }
-                problems += try context.performAndWait {
-                    try results.flatMap { result in
-                        result.problems(against: try context.totallyOrderedFetch(result.request)).map { "\(context.name) live: \($0)" }
-                    }
-                }
-            }
-            if !problems.isEmpty, ProcessInfo.processInfo.environment["OGDUMP"] != nil {
-                for context in contexts {
-                    context.performAndWait {
-                        let entries = (try? context.fetch(FetchRequest<Entry>())) ?? []
-                        print("DUMP \(context.name) entries \(entries.map { "\($0.objectID!) \($0.title) on \($0.shelf?.objectID.map { "\($0)" } ?? "-") changed \($0.changedValues().keys.sorted())" })")
-                        let shelves = (try? context.fetch(FetchRequest<Shelf>())) ?? []
-                        print("DUMP \(context.name) shelves \(shelves.map { "\($0.objectID!) p\($0.priority) \($0.entries.map(\.objectID!)) changed \($0.changedValues().keys.sorted())" })")
-                    }
-                }
-            }
-            if !problems.isEmpty {
-                Issue.record("""
-                    seed \(seed) (\(flavor)), step \(step): \(problems.prefix(6).joined(separator: "; "))
-                    replay: OBJECTGRAPH_MODEL_FIRST_SEED=\(seed) OBJECTGRAPH_MODEL_SEEDS=1; last steps:
-                    \(history.suffix(Int(ProcessInfo.processInfo.environment["OBJECTGRAPH_MODEL_HISTORY"] ?? "") ?? 12).joined(separator: "\n"))
-                    """)
-                return
-            }
+            guard try check(step: step, seed: seed, flavor: flavor, url: url, container: container, contexts: contexts, live: live, reference: reference, history: history, generator: &generator) else { return }
         }
         withExtendedLifetime(live) {}
     }
+
+    /// Lets every context merge, then checks the store, each context and each live result;
+    /// records an issue and returns `false` at the first step with a problem.
+    func check(
+        step: Int, seed: UInt64, flavor: StoreFlavor, url: URL, container: PersistentContainer, contexts: [ManagedObjectContext],
+        live: [[LiveResults]], reference: ReferenceStore, history: [String], generator: inout SeededGenerator
+    ) throws -> Bool {
+        // Merges run in a random order of the queues, twice over (a merge can schedule work).
+        for _ in 0..<2 { for other in contexts.shuffled(using: &generator) { other.flush() } }
+        for (context, results) in zip(contexts, live) { context.performAndWait { results.forEach { $0.pull() } } }
+
+        var problems = try storeProblems(container: container, reference: reference, url: flavor == .sqlite ? url : nil)
+        for (context, results) in zip(contexts, live) {
+            problems += try contextProblems(context, container: container).map { "\(context.name): \($0)" }
+            problems += try context.performAndWait {
+                try results.flatMap { result in
+                    result.problems(against: try context.totallyOrderedFetch(result.request)).map { "\(context.name) live: \($0)" }
+                }
+            }
+        }
+        if !problems.isEmpty, ProcessInfo.processInfo.environment["OGDUMP"] != nil {
+            for context in contexts {
+                context.performAndWait {
+                    let entries = (try? context.fetch(FetchRequest<Entry>())) ?? []
+                    print("DUMP \(context.name) entries \(entries.map { "\($0.objectID!) \($0.title) on \($0.shelf?.objectID.map { "\($0)" } ?? "-") changed \($0.changedValues().keys.sorted())" })")
+                    let shelves = (try? context.fetch(FetchRequest<Shelf>())) ?? []
+                    print("DUMP \(context.name) shelves \(shelves.map { "\($0.objectID!) p\($0.priority) \($0.entries.map(\.objectID!)) changed \($0.changedValues().keys.sorted())" })")
+                }
+            }
+        }
+        if !problems.isEmpty {
+            Issue.record("""
+                seed \(seed) (\(flavor)), step \(step): \(problems.prefix(6).joined(separator: "; "))
+                replay: OBJECTGRAPH_MODEL_FIRST_SEED=\(seed) OBJECTGRAPH_MODEL_SEEDS=1; last steps:
+                \(history.suffix(Int(ProcessInfo.processInfo.environment["OBJECTGRAPH_MODEL_HISTORY"] ?? "") ?? 12).joined(separator: "\n"))
+                """)
+            return false
+        }
+        return true
+    }
+
+    /// One random edit saved by the other process, chosen among the objects the store holds
+    /// now, and what it means for the reference (the other process saves with object-wins too).
+    static func otherProcessStep(
+        _ child: ChildWriter, container: PersistentContainer, reference: inout ReferenceStore, using generator: inout SeededGenerator
+    ) throws -> String {
+        let fresh = container.newBackgroundContext(name: "fresh")
+        let (entries, shelves, marks) = try fresh.performAndWait {
+            func ids<T: ManagedObject>(_ type: T.Type) throws -> [ObjectID] { try fresh.fetch(FetchRequest<T>()).compactMap(\.objectID).sorted() }
+            return (try ids(Entry.self), try ids(Shelf.self), try ids(Mark.self))
+        }
+        func key(_ id: ObjectID?) -> String { id.map { "\($0.primaryKey)" } ?? "-" }
+        func made(_ entity: String, _ key: Int64?) -> ObjectID? {
+            key.map { ObjectID(entity: CorrectnessModel.model.entity(named: entity)!, primaryKey: $0) }
+        }
+        var choice = Int.random(in: 0..<10, using: &generator)
+        if entries.isEmpty || shelves.isEmpty || marks.isEmpty { choice = Int.random(in: 0..<3, using: &generator) }
+        let title = titles.randomElement(using: &generator)!
+        switch choice {
+        case 0:
+            let bits = scores.randomElement(using: &generator)!.bitPattern
+            let shelf = Bool.random(using: &generator) ? shelves.randomElement(using: &generator) : nil
+            let mark = Bool.random(using: &generator) ? marks.randomElement(using: &generator) : nil
+            guard let id = made("Entry", child.runMaking("entry \(title) \(bits) \(key(shelf)) \(key(mark))")) else { return "failed" }
+            reference.apply(inserted: [id: ["title": title, "score": "\(bits)"]], updated: [:], shelves: [id: shelf], deleted: [])
+            return "insert entry \(id)"
+        case 1:
+            let priority = Int.random(in: 0...3, using: &generator)
+            guard let id = made("Shelf", child.runMaking("shelf \(title) \(priority)")) else { return "failed" }
+            reference.apply(inserted: [id: ["name": title, "priority": "\(priority)"]], updated: [:], shelves: [:], deleted: [])
+            return "insert shelf \(id)"
+        case 2:
+            guard let id = made("Mark", child.runMaking("mark \(title)")) else { return "failed" }
+            reference.apply(inserted: [id: ["title": title]], updated: [:], shelves: [:], deleted: [])
+            return "insert mark \(id)"
+        case 3:
+            let entry = entries.randomElement(using: &generator)!
+            child.run("retitle \(key(entry)) \(title)")
+            reference.apply(inserted: [:], updated: [entry: ["title": title]], shelves: [:], deleted: [])
+            return "retitle \(entry) \(title)"
+        case 4:
+            let entry = entries.randomElement(using: &generator)!
+            let bits = scores.randomElement(using: &generator)!.bitPattern
+            child.run("rescore \(key(entry)) \(bits)")
+            reference.apply(inserted: [:], updated: [entry: ["score": "\(bits)"]], shelves: [:], deleted: [])
+            return "rescore \(entry)"
+        case 5:
+            let shelf = shelves.randomElement(using: &generator)!
+            let priority = Int.random(in: 0...3, using: &generator)
+            child.run("reprioritise \(key(shelf)) \(priority) \(title)")
+            reference.apply(inserted: [:], updated: [shelf: ["priority": "\(priority)", "name": title]], shelves: [:], deleted: [])
+            return "reprioritise \(shelf) \(priority)"
+        case 6:
+            let entry = entries.randomElement(using: &generator)!
+            let shelf = Int.random(in: 0..<4, using: &generator) == 0 ? nil : shelves.randomElement(using: &generator)
+            child.run("file \(key(entry)) \(key(shelf))")
+            reference.apply(inserted: [:], updated: [:], shelves: [entry: shelf], deleted: [])
+            return "file \(entry) on \(key(shelf))"
+        case 7:
+            let entry = entries.randomElement(using: &generator)!, mark = marks.randomElement(using: &generator)!
+            let linking = Bool.random(using: &generator)
+            child.run("\(linking ? "link" : "unlink") \(key(entry)) \(key(mark))")
+            return "\(linking ? "link" : "unlink") \(entry) and \(mark)"
+        default:
+            let victim = [entries, shelves, marks][Int.random(in: 0..<3, using: &generator)].randomElement(using: &generator)!
+            child.run("delete \(victim.entity.name) \(key(victim))")
+            reference.apply(inserted: [:], updated: [:], shelves: [:], deleted: [victim])
+            return "delete \(victim)"
+        }
+    }
+
 
     // MARK: Edits
 

@@ -10,7 +10,7 @@ struct SQLiteDurabilityTests {
     /// The child executable. SwiftPM builds every product of the package before `swift test`
     /// runs, into the folder that also holds the test bundle; look there first, then in the
     /// package's own `.build` folders.
-    static func childExecutable() -> URL? {
+    static func childExecutable(named childName: String = childName) -> URL? {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var folders = [
             Bundle.main.bundleURL,

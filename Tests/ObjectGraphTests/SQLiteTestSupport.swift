@@ -126,9 +126,10 @@ final class RawDatabase {
         try rows("SELECT name FROM pragma_table_info('\(table.replacingOccurrences(of: "'", with: "''"))')").map { $0[0] ?? "" }
     }
 
-    /// The names of the tables, sorted.
+    /// The names of the tables, sorted; the persistent history's aside (a file gets them with
+    /// its first write, whatever its model).
     func tables() throws -> [String] {
-        try rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] ?? "" }
+        try rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'objectgraph-history%' ORDER BY name").map { $0[0] ?? "" }
     }
 
     /// The value of a metadata row, if any.

@@ -158,7 +158,7 @@ extension ManagedObjectContext {
     /// contexts on their queues, through the path every save takes.
     private func runBatch<T>(_ request: FetchRequest<T>, entity: EntityDescription, condition: QueryCondition?, change: StoreBatch.Change) throws -> BatchResult {
         let model = self.model
-        let batch = StoreBatch(
+        var batch = StoreBatch(
             entity: entity, entities: request.includesSubentities ? model.entities.filter { $0.isKind(of: entity) } : [entity],
             condition: condition, change: change,
             matchInMemory: { snapshot in
@@ -166,6 +166,7 @@ extension ManagedObjectContext {
                     name: "batch", queue: DispatchQueue(label: "ObjectGraph.batch"), coordinator: StoreCoordinator(model: model, store: snapshot))
                 return try scratch.performAndWait { try scratch.fetchIdentifiers(request) }
             })
+        batch.author = transactionAuthor ?? name
         let result: StoreBatchResult
         let sequence: UInt64?
         do {
@@ -176,7 +177,8 @@ extension ManagedObjectContext {
         }
         let save = DidSave(
             insertedIDs: [], updatedIDs: Set(result.updatedRows.map(\.id)), deletedIDs: Set(result.deletedIDs),
-            changedKeys: result.changedKeys, rows: result.updatedRows, origin: ObjectIdentifier(self), sequence: sequence ?? 0)
+            changedKeys: result.changedKeys, rows: result.updatedRows, origin: ObjectIdentifier(self), sequence: sequence ?? 0,
+            historyToken: coordinator.historyToken(result.historyToken))
         if let sequence {
             mergeChanges(from: save)
             noteOwnSave(sequence, deletedIDs: save.deletedIDs)

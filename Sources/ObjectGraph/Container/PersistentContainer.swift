@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Streams
 
 /// A model and a store, with a view context for the UI and background contexts for work.
 ///
@@ -10,12 +11,14 @@ import Foundation
 /// let background = container.newBackgroundContext()
 /// ```
 ///
-/// The contexts of one container merge each other's saves automatically.
+/// The contexts of one container merge each other's saves automatically, and those of other
+/// containers and processes on the same file, read from its persistent history (see
+/// ``history`` and `Docs/SeveralProcesses.md`).
 public final class PersistentContainer: Sendable {
     /// The model.
     public let model: ObjectModel
-    /// The context for the UI, confined to the queue chosen at creation (the main queue by
-    /// default).
+    /// The context for the UI, confined to the queue chosen at creation (see
+    /// ``ViewContextQueue``).
     public let viewContext: ManagedObjectContext
     let coordinator: StoreCoordinator
 
@@ -24,7 +27,10 @@ public final class PersistentContainer: Sendable {
     ///
     /// - Parameters:
     ///   - migrationPlan: the stages for what cannot be migrated automatically; none by default.
-    ///   - viewContextQueue: the queue of ``viewContext``; tests pass a serial queue of their own.
+    ///   - viewContextQueue: the queue of ``viewContext``; by default the main queue in an app,
+    ///     a serial queue of its own in a command-line tool, a daemon or a server (see
+    ///     ``ViewContextQueue``).
+    ///   - changeFeed: how history is kept and other writers followed (see ``ChangeFeedOptions``).
     /// - Throws: ``ObjectGraphError/corruptStore(path:message:)``,
     ///   ``ObjectGraphError/incompatibleStore(path:message:)``,
     ///   ``ObjectGraphError/storeUnavailable(path:message:)``,
@@ -32,22 +38,54 @@ public final class PersistentContainer: Sendable {
     ///   ``ObjectGraphError/migrationRefused(path:changes:)`` or
     ///   ``ObjectGraphError/migrationStageFailed(path:stage:message:)``; the file is left as it was.
     public convenience init(
-        model: ObjectModel, storeURL: URL, migrationPlan: MigrationPlan = MigrationPlan(), viewContextQueue: DispatchQueue = .main
+        model: ObjectModel, storeURL: URL, migrationPlan: MigrationPlan = MigrationPlan(), viewContextQueue: DispatchQueue? = nil,
+        changeFeed: ChangeFeedOptions = ChangeFeedOptions()
     ) throws {
-        try self.init(model: model, store: .sqlite(storeURL, migrationPlan: migrationPlan), viewContextQueue: viewContextQueue)
+        try self.init(
+            model: model, store: .sqlite(storeURL, migrationPlan: migrationPlan), viewContextQueue: viewContextQueue, changeFeed: changeFeed)
     }
 
     /// Opens a store of the given kind.
-    public init(model: ObjectModel, store kind: StoreKind, viewContextQueue: DispatchQueue = .main) throws {
+    ///
+    /// - Parameters:
+    ///   - viewContextQueue: the queue of ``viewContext``; by default the main queue in an app,
+    ///     a serial queue of its own elsewhere (see ``ViewContextQueue``).
+    ///   - changeFeed: how history is kept and other writers followed (see ``ChangeFeedOptions``).
+    public init(model: ObjectModel, store kind: StoreKind, viewContextQueue: DispatchQueue? = nil, changeFeed: ChangeFeedOptions = ChangeFeedOptions()) throws {
         self.model = model
         let store: any PersistentStore
         switch kind {
-        case .inMemory: store = InMemoryStore()
-        case let .sqlite(url, plan): store = try SQLiteStore(url: url, model: model, migrationPlan: plan)
-        case let .postgreSQL(connectionString, plan): store = try PostgreSQLStore(connectionString: connectionString, model: model, migrationPlan: plan)
+        case .inMemory: store = InMemoryStore(recordsHistory: changeFeed.recordsHistory, trimming: changeFeed.trimming)
+        case let .sqlite(url, plan): store = try SQLiteStore(url: url, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory)
+        case let .postgreSQL(connectionString, plan):
+            store = try PostgreSQLStore(connectionString: connectionString, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory)
         }
-        coordinator = StoreCoordinator(model: model, store: store)
-        viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue, coordinator: coordinator)
+        coordinator = try StoreCoordinator(model: model, store: store, changeFeed: changeFeed)
+        viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue ?? ViewContextQueue.standard(), coordinator: coordinator)
+        ViewContextQueue.checkMainQueueIsServed(by: viewContext.queue, storePath: store.path)
+    }
+
+    /// The store's persistent history: every save, batch update and batch delete of any
+    /// container or process on the store, with its author and the objects it changed.
+    ///
+    /// ```swift
+    /// let token = try container.history.currentToken()
+    /// // later
+    /// for transaction in try container.history.transactions(after: token) { … }
+    /// ```
+    public var history: PersistentHistory {
+        let channel = coordinator.channel
+        return PersistentHistory(store: coordinator.store, model: model, trimming: coordinator.trimming, feed: coordinator.feed) {
+            channel?.isListening($0)
+        }
+    }
+
+    /// Posts the newest history token each time this container learns that another container
+    /// or process committed to the store, after handing the changes to its contexts (which
+    /// merge them on their queues). Core Data's remote-change notification: read the history
+    /// after your own token to act on what others wrote. Never posts for an in-memory store.
+    public var remoteChanges: AnyPublisher<HistoryToken, Never> {
+        coordinator.feed?.remoteChanges ?? Empty(completeImmediately: false).eraseToAnyPublisher()
     }
 
     /// Checkpoints the store and closes it, now: afterwards the database file alone holds every
@@ -65,7 +103,7 @@ public final class PersistentContainer: Sendable {
     /// try FileManager.default.copyItem(at: storeURL, to: backupURL)
     /// ```
     public func close() {
-        coordinator.store.close()
+        coordinator.close()
     }
 
     /// Reads the whole store file and checks that it is sound, throwing

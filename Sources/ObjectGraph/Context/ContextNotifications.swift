@@ -15,8 +15,17 @@ public struct ObjectsDidChange: CustomStringConvertible {
     public let refreshed: [ManagedObject]
     /// For each updated or refreshed object, the names of the properties that changed.
     public let changedKeys: [ObjectID: Set<String>]
-    /// Whether the changes came from merging a sibling context's save.
+    /// Whether the changes came from merging a sibling context's save (or another container's
+    /// or process's, read from the persistent history).
     public let isMerge: Bool
+    /// Whether the context could not learn exactly what changed — the store's file was written
+    /// without ObjectGraph (the `sqlite3` shell, a migration tool), or its history was trimmed
+    /// before this container read it — and read every object it holds again instead (those
+    /// that changed are listed as updated, those that are gone as deleted). Objects that now
+    /// match a fetch may be missing from this notification: an observer of fetched results
+    /// fetches again (fetched-results controllers do so on their own, and report one
+    /// difference).
+    public let requiresRefetch: Bool
     /// The values changed slots had when the previous notification was posted, so that an
     /// observer can find where an object stood before (see ``withPreviousValues(_:)``).
     let previousValues: [PreviousValues]
@@ -45,7 +54,7 @@ public struct ObjectsDidChange: CustomStringConvertible {
     /// A summary such as `inserted 2, updated 1 (name), deleted 0, refreshed 0`.
     public var description: String {
         "inserted \(inserted.count), updated \(updated.count), deleted \(deleted.count), refreshed \(refreshed.count)"
-            + (isMerge ? " (merge)" : "")
+            + (isMerge ? " (merge)" : "") + (requiresRefetch ? " (refetch)" : "")
     }
 }
 
@@ -69,8 +78,18 @@ public struct DidSave: Sendable, CustomStringConvertible {
     let sequence: UInt64
     /// The names of the entities of `rows`, by entity.
     let rowEntities: [ObjectIdentifier: String]
+    /// The save's place in the store's persistent history: its own token, or for changes read
+    /// from the history (other containers' and processes' saves), the newest token read. `nil`
+    /// when the store records no history.
+    public let historyToken: HistoryToken?
+    /// Set when the store changed in a way the history cannot describe: merging it reads every
+    /// object again (see ``ObjectsDidChange/requiresRefetch``).
+    let requiresRefetch: Bool
 
-    init(insertedIDs: Set<ObjectID>, updatedIDs: Set<ObjectID>, deletedIDs: Set<ObjectID>, changedKeys: [ObjectID: Set<String>], rows: [StoredRow], origin: ObjectIdentifier, sequence: UInt64) {
+    init(
+        insertedIDs: Set<ObjectID>, updatedIDs: Set<ObjectID>, deletedIDs: Set<ObjectID>, changedKeys: [ObjectID: Set<String>], rows: [StoredRow],
+        origin: ObjectIdentifier, sequence: UInt64, historyToken: HistoryToken? = nil, requiresRefetch: Bool = false
+    ) {
         self.insertedIDs = insertedIDs
         self.updatedIDs = updatedIDs
         self.deletedIDs = deletedIDs
@@ -78,6 +97,8 @@ public struct DidSave: Sendable, CustomStringConvertible {
         self.rows = rows
         self.origin = origin
         self.sequence = sequence
+        self.historyToken = historyToken
+        self.requiresRefetch = requiresRefetch
         var entities: [ObjectIdentifier: String] = [:]
         var last: EntityDescription?
         for row in rows where row.id.entity !== last {
@@ -87,9 +108,23 @@ public struct DidSave: Sendable, CustomStringConvertible {
         rowEntities = entities
     }
 
+    /// What other writers changed, read from the history (see ``ChangeFeed``).
+    init(remote changes: RemoteChanges, origin: ObjectIdentifier, sequence: UInt64, token: HistoryToken?) {
+        self.init(
+            insertedIDs: changes.insertedIDs, updatedIDs: changes.updatedIDs, deletedIDs: changes.deletedIDs, changedKeys: changes.changedKeys,
+            rows: changes.rows, origin: origin, sequence: sequence, historyToken: token)
+    }
+
+    /// A change the history cannot describe: the contexts read everything again.
+    init(resetTo token: HistoryToken, origin: ObjectIdentifier, sequence: UInt64) {
+        self.init(
+            insertedIDs: [], updatedIDs: [], deletedIDs: [], changedKeys: [:], rows: [], origin: origin, sequence: sequence,
+            historyToken: token, requiresRefetch: true)
+    }
+
     /// A summary such as `inserted 1, updated 2, deleted 0`.
     public var description: String {
-        "inserted \(insertedIDs.count), updated \(updatedIDs.count), deleted \(deletedIDs.count)"
+        "inserted \(insertedIDs.count), updated \(updatedIDs.count), deleted \(deletedIDs.count)" + (requiresRefetch ? " (refetch)" : "")
     }
 }
 
@@ -188,7 +223,7 @@ struct PendingChanges {
     }
 
     /// The notification for this batch. The objects let go of the previous values they kept.
-    func notification(isMerge: Bool) -> ObjectsDidChange {
+    func notification(isMerge: Bool, requiresRefetch: Bool = false) -> ObjectsDidChange {
         var previousValues: [PreviousValues]
         let inserted = if let batch {
             insertedObjects.filter { $0.pendingInsertionBatch == batch }
@@ -208,7 +243,7 @@ struct PendingChanges {
         return ObjectsDidChange(
             inserted: inserted, updated: Array(updated.values), deleted: Array(deleted.values),
             refreshed: Array(refreshed.values), changedKeys: changedKeys, isMerge: isMerge,
-            previousValues: previousValues)
+            requiresRefetch: requiresRefetch, previousValues: previousValues)
     }
 }
 

@@ -47,7 +47,7 @@ extension ManagedObjectContext {
         object.lifecycle = .inserted
         // Held strongly until saved, it needs no weak registry entry before then.
         insertedSet[object.objectID!] = object
-        entitiesHeld.insert(ObjectIdentifier(object.objectID!.entity))
+        noteHeld(object.objectID!.entity)
         pending.noteInserted(object)
         for (slot, targets) in pendingRelationships {
             setTargets(targets, of: object, slot: slot)
@@ -57,7 +57,7 @@ extension ManagedObjectContext {
     private func nextPrimaryKey(for entity: EntityDescription) throws(ObjectGraphError) -> Int64 {
         if reservedKeys.isEmpty { reservedKeys = Array(repeating: 0..<0, count: model.entities.count) }
         if let key = reservedKeys[entity.rootIndex].popFirst() { return key }
-        let range = try coordinator.store.allocatePrimaryKeys(root: model.entities[entity.rootIndex], count: 256)
+        let range = try coordinator.allocatePrimaryKeys(root: model.entities[entity.rootIndex], count: 256)
         reservedKeys[entity.rootIndex] = (range.lowerBound + 1)..<(range.upperBound + 1)
         return range.lowerBound
     }

@@ -123,6 +123,7 @@ extension ManagedObjectContext {
         let window = windowInSQL(plan, query: &query)
         let sortsByIDInMemory = dropOrderByID(&query)
         if engine.isLogging { query.evaluatedInMemory = plan.predicate.inMemoryParts.map(\.description) }
+        noteReading(query.entities)
         let rows = try engine.rows(matching: query)
         var objects: [T] = []
         objects.reserveCapacity(rows.count + plan.memoryObjects.count)

@@ -63,8 +63,15 @@ extension ManagedObjectContext {
     /// Contexts of one container call this automatically, in the order the saves were
     /// committed; call it yourself, in that order, when
     /// ``automaticallyMergesChangesFromSiblings`` is off.
+    ///
+    /// A change the history could not describe (``ObjectsDidChange/requiresRefetch``) reads
+    /// every object the context holds again.
     public func mergeChanges(from save: DidSave) {
         checkQueue("mergeChanges(from:)")
+        merge(save.requiresRefetch ? everythingReadAgain() : save)
+    }
+
+    private func merge(_ save: DidSave) {
         processPendingChanges()
         var merged = PendingChanges(batch: nil)
         var broughtIn: [ManagedObject] = []  // keeps new objects alive until observers have seen them
@@ -121,8 +128,9 @@ extension ManagedObjectContext {
             }
         }
         rebase(rebasing, gone: save.deletedIDs, into: &merged)
-        guard !merged.isEmpty else { return }
-        post(merged.notification(isMerge: true))
+        // After a reset, observers hear of it even when nothing held here changed.
+        guard !merged.isEmpty || (save.requiresRefetch && hasObjectsDidChangeObservers) else { return }
+        post(merged.notification(isMerge: true, requiresRefetch: save.requiresRefetch))
         withExtendedLifetime(broughtIn) {}
     }
 

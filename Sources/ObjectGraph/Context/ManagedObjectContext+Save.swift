@@ -84,7 +84,8 @@ extension ManagedObjectContext {
             insertedIDs: insertedIDs,
             updatedIDs: updatedIDs,
             deletedIDs: deletedIDs,
-            changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self), sequence: sequence)
+            changedKeys: changedKeys, rows: rows, origin: ObjectIdentifier(self), sequence: sequence,
+            historyToken: coordinator.historyToken(result.historyToken))
         registerSavedInserts()
         updatedSet = [:]
         deletedSet = [:]
@@ -99,6 +100,7 @@ extension ManagedObjectContext {
     /// What a save writes: every insert, update and delete, and the inserted objects' IDs.
     private func storeChanges() -> (StoreChanges, Set<ObjectID>) {
         var changes = StoreChanges()
+        changes.author = transactionAuthor ?? name
         changes.inserted.reserveCapacity(insertedSet.count)
         var insertedIDs: Set<ObjectID> = []
         insertedIDs.reserveCapacity(insertedSet.count)

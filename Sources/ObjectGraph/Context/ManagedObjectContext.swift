@@ -38,8 +38,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// What `save()` does when an object collides with another under a uniqueness constraint.
     /// ``UniquenessPolicy/error`` by default.
     public var uniquenessPolicy: UniquenessPolicy = .error
-    /// Whether saves of sibling contexts are merged into this one. On by default.
+    /// Whether saves of sibling contexts are merged into this one, and those of other
+    /// containers and processes on the same store (read from its persistent history). On by
+    /// default.
     public var automaticallyMergesChangesFromSiblings = true
+    /// The author the persistent history records for this context's saves and batches, as Core
+    /// Data's `transactionAuthor`; the context's ``name`` when `nil` (the default).
+    ///
+    /// ```swift
+    /// background.transactionAuthor = "import"
+    /// // later, elsewhere: skip what the import wrote
+    /// let others = try container.history.transactions(after: token).filter { $0.author != "import" }
+    /// ```
+    public var transactionAuthor: String?
 
     // The runtime's exclusivity checks are off for the busiest fields: confined to the queue,
     // their accesses cannot overlap.
@@ -49,7 +60,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var insertedSet: [ObjectID: ManagedObject] = [:]
     /// The entities this context has ever held an object of (registered or inserted): a
     /// sibling's save of none of them, that no observer needs, is merged without reading it.
+    /// Their names, for other threads: ``heldEntityNames``.
     @exclusivity(unchecked) var entitiesHeld: Set<ObjectIdentifier> = []
+    let heldEntityNames = HeldEntityNames()
     @exclusivity(unchecked) var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var pending = PendingChanges(batch: 1)
@@ -267,7 +280,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func register(_ object: ManagedObject) {
         guard let id = object.objectID else { return }
         registry[id] = WeakObject(object: object)
-        entitiesHeld.insert(ObjectIdentifier(id.entity))
+        noteHeld(id.entity)
     }
 
     /// Makes an object from a stored row, or returns the registered one.
@@ -297,6 +310,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
         checkQueue("existingObject(with:)")
         if let object = registered(id) { return object }
+        noteReading([id.entity])
         guard let row = try coordinator.store.row(for: id) else { throw ObjectGraphError.objectNotFound(id) }
         return materialize(row)
     }

@@ -10,6 +10,7 @@ extension FetchedResultsController {
     /// binary search in the world as it was, takes those objects out, puts back the ones that
     /// still match at their new place, and reports the difference.
     func apply(_ change: ObjectsDidChange) {
+        if change.requiresRefetch { return applyRefetching(change) }
         var affected: [Object] = []
         var seen: Set<ObjectIdentifier> = []
         func consider(_ object: ManagedObject) {
@@ -122,7 +123,7 @@ extension FetchedResultsController {
 
     /// Tells the delegate and `onDifference`. An object kept its place (an update) when its rank
     /// among the untouched objects is the same before and after; otherwise it moved.
-    private func report(
+    func report(
         affected: [Object], oldIndex: [ObjectIdentifier: Int], newIndex: [ObjectIdentifier: Int],
         oldTable: SectionTable, deletedSections: [Int], createdSectionNames: [String]
     ) {

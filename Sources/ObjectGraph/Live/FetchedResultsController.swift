@@ -75,6 +75,16 @@ public final class FetchedResultsController<Object: ManagedObject> {
         if let sectionNameKeyPath, fetchRequest.sortDescriptors.first?.keyPath != sectionNameKeyPath {
             throw ObjectGraphError.sectionKeyNotSorted(entity: String(describing: Object.self))
         }
+        try fetchResults()
+        if observation == nil {
+            observation = managedObjectContext.observeChanges(of: entityNamesToMerge) { [weak self] change in
+                self?.apply(change)
+            }
+        }
+    }
+
+    /// Runs the request and takes its results, without reporting anything.
+    func fetchResults() throws {
         var unwindowed = fetchRequest
         unwindowed.fetchLimit = windowLimit ?? initialFetchLimit
         unwindowed.fetchOffset = 0
@@ -85,11 +95,6 @@ public final class FetchedResultsController<Object: ManagedObject> {
         fetchedKeys = sortKeys.keyColumn(for: objects)
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))
         sectionTable = sectionNameKeyPath.map { keyPath in SectionTable(sortedNames: objects.lazy.map { $0[keyPath: keyPath] }) } ?? SectionTable()
-        if observation == nil {
-            observation = managedObjectContext.observeChanges(of: entityNamesToMerge) { [weak self] change in
-                self?.apply(change)
-            }
-        }
     }
 
     /// Stops following the context.

@@ -39,6 +39,32 @@ final class ReadOnlyStore: PersistentStore {
         throw Self.refusal
     }
 
+    // History: read through the base store; nothing is written during a stage.
+
+    func historyState() throws(ObjectGraphError) -> HistoryState {
+        try base.historyState()
+    }
+
+    func historyTransactions(after token: Int64?, storeIdentifier: String?, wants: (String) -> Bool) throws(ObjectGraphError) -> [StoredTransaction] {
+        try base.historyTransactions(after: token, storeIdentifier: storeIdentifier, wants: wants)
+    }
+
+    func deleteHistory(through token: Int64) throws(ObjectGraphError) {
+        throw Self.refusal
+    }
+
+    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, isListening: (String) -> Bool?) throws(ObjectGraphError) {
+        throw Self.refusal
+    }
+
+    func removeReader(named name: String) throws(ObjectGraphError) {
+        throw Self.refusal
+    }
+
+    func historyReaders() throws(ObjectGraphError) -> [HistoryReader] {
+        try base.historyReaders()
+    }
+
     private static let refusal = ObjectGraphError.invalidMigrationPlan(
         "the previous model's objects are read-only during a migration stage; make changes through migration.new")
 }

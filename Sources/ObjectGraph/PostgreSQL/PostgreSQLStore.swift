@@ -30,13 +30,18 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
     private let lock = Lock()
     private var keys = KeyReservations()
     private let pool: PostgreSQLConnectionPool?
-    private let pinned: PostgreSQLStoreConnection?
+    /// The one connection of a store made for a migration stage.
+    let pinned: PostgreSQLStoreConnection?
 
     let path: String
     let model: ObjectModel
     let schema: SQLSchema
     let sqlLog = SQLLog()
     let decodedRowCount = DecodedRowCounter()
+    /// Whether saves and batches write persistent history (off for a migration's store).
+    let recordsHistory: Bool
+    /// The `NOTIFY` channel of the store (see ``channel(database:schema:)``).
+    let channel: String
 
     /// Connects, creates the store's tables in an empty schema or brings existing ones to
     /// `model` (see ``MigrationPlan``) in one transaction, and restores missing indexes.
@@ -47,17 +52,23 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
     ///   ``ObjectGraphError/incompatibleStore(path:message:)`` (a server older than 14, a
     ///   database not in UTF-8, tables that are not an ObjectGraph store), and the migration
     ///   errors SQLite's store throws; in every case the database is left as it was.
-    init(connectionString text: String, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan()) throws(ObjectGraphError) {
+    ///
+    /// With `recordsHistory` off, saves write no history, and other containers do not see them
+    /// (see ``ChangeFeedOptions/recordsHistory``).
+    init(connectionString text: String, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan(), recordsHistory: Bool = true) throws(ObjectGraphError) {
         let connectionString = try PostgreSQLConnectionString(text)
         path = connectionString.description
         self.model = model
+        self.recordsHistory = recordsHistory
         pinned = nil
         let pool = PostgreSQLConnectionPool(connectionString, log: sqlLog)
         self.pool = pool
         let path = path
-        let stored = try pool.withWriter { connection throws(ObjectGraphError) -> StoredSchema in
-            try PostgreSQLStoreOpening(connection: PostgreSQLStoreConnection(connection, path: path), model: model, plan: migrationPlan).prepare()
+        let (stored, place) = try pool.withWriter { connection throws(ObjectGraphError) -> (StoredSchema, (database: String, schema: String)) in
+            let opening = PostgreSQLStoreOpening(connection: PostgreSQLStoreConnection(connection, path: path), model: model, plan: migrationPlan)
+            return (try opening.prepare(), try opening.place())
         }
+        channel = Self.channel(database: place.database, schema: place.schema)
         schema = SQLSchema(model: model, stored: stored, dialect: .postgreSQL)
         try pool.withWriter { connection throws(ObjectGraphError) in
             let adapter = PostgreSQLStoreConnection(connection, path: path)
@@ -75,8 +86,13 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
         self.model = model
         pinned = connection
         pool = nil
+        recordsHistory = false
+        channel = ""
         schema = SQLSchema(model: model, stored: stored, dialect: .postgreSQL)
     }
+
+    /// The pool of a store that is not a migration stage's (only those follow other writers).
+    var writerPool: PostgreSQLConnectionPool { pool! }
 
     // MARK: Connections
 
@@ -97,7 +113,7 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
         defer { sqlLog.deliverPending() }
         if let pinned { return try pinned.writeTransaction { () throws(ObjectGraphError) -> Result in try body(pinned) } }
         let path = path
-        return try pool!.write { connection throws(ObjectGraphError) -> Result in
+        return try writerPool.write { connection throws(ObjectGraphError) -> Result in
             let adapter = PostgreSQLStoreConnection(connection, path: path)
             try PostgreSQLStoreOpening.lockStore(on: adapter)
             return try body(adapter)

@@ -35,8 +35,16 @@ struct PostgreSQLStoreOpening {
             if let created { return created }
         }
         let schema = try migrator.bringUpToDate()
-        try createFunctionsIfMissing()
+        try createMissingPieces()
         return schema
+    }
+
+    /// The database and the schema the store's tables are in.
+    func place() throws(ObjectGraphError) -> (database: String, schema: String) {
+        guard let schema = try connection.text("SELECT current_schema()") else {
+            throw .incompatibleStore(path: connection.path, message: "no schema of the connection's search path exists: create it, or set search_path")
+        }
+        return (connection.connection.origin.database, schema)
     }
 
     /// Refuses a server too old for the store's SQL, and a database whose text is not UTF-8
@@ -55,13 +63,17 @@ struct PostgreSQLStoreOpening {
         }
     }
 
-    /// Creates `og_arith` (see ``PostgreSQLQueryFunctions``) where a store made before it lacks it.
-    private func createFunctionsIfMissing() throws(ObjectGraphError) {
+    /// Creates what a store made by an earlier version may lack: `og_arith` (see
+    /// ``PostgreSQLQueryFunctions``) and the history tables. Reads only when nothing lacks.
+    private func createMissingPieces() throws(ObjectGraphError) {
         let lookup = "SELECT count(*) FROM pg_proc WHERE proname = 'og_arith' AND pronamespace = current_schema()::regnamespace"
-        guard try connection.text(lookup) == "0" else { return }
+        let lacksFunction = try connection.text(lookup) == "0"
+        let lacksHistory = try !connection.tableNames().contains(HistorySQL.stateTableName)
+        guard lacksFunction || lacksHistory else { return }
         try connection.writeTransaction { () throws(ObjectGraphError) in
             try Self.lockStore(on: connection)
             for statement in PostgreSQLQueryFunctions.definitions { try connection.execute(statement) }
+            for statement in PostgreSQLHistoryClock.creationStatements { try connection.execute(statement) }
         }
     }
 

@@ -113,7 +113,7 @@ struct SchemaDefinitions {
             + joinTables.map(\.sql)
             + orderTables.map(\.sql)
             + indexes.flatMap { Self.statements(creating: $0, in: dialect) }
-            + (dialect == .postgreSQL ? PostgreSQLQueryFunctions.definitions : [])
+            + (dialect == .postgreSQL ? PostgreSQLQueryFunctions.definitions + PostgreSQLHistoryClock.creationStatements : [])
     }
 
     /// The statements that create `index`. PostgreSQL keeps its own normalised text of an

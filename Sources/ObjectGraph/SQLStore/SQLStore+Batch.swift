@@ -7,12 +7,15 @@ extension SQLStore {
 
     /// ``execute(_:)`` as every SQL store runs it (a store may check the batch first).
     func executeBatch(_ batch: StoreBatch) throws(ObjectGraphError) -> StoreBatchResult {
-        try withWriteTransaction { connection throws(ObjectGraphError) -> StoreBatchResult in
-            switch batch.change {
+        var (result, token) = try withHistoryTransaction { connection throws(ObjectGraphError) -> (StoreBatchResult, PendingHistory?) in
+            let result = switch batch.change {
             case .update(let values): try update(batch, to: values, on: connection)
             case .delete: try delete(batch, on: connection)
             }
+            return (result, PendingHistory(record: HistoryRecord(result), author: batch.author))
         }
+        result.historyToken = token
+        return result
     }
 
     // MARK: Update

@@ -16,7 +16,7 @@ extension SQLStore {
 
     /// ``save(_:policy:)`` as every SQL store writes it (a store may check the changes first).
     func writeSave(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
-        try withWriteTransaction { connection throws(ObjectGraphError) -> StoreSaveResult in
+        var (result, token) = try withHistoryTransaction { connection throws(ObjectGraphError) -> (StoreSaveResult, PendingHistory?) in
             var result = StoreSaveResult()
             var uniqueness: [UniquenessConflict] = []
             // Deletes are checked like updates, and no row may point at a deleted one: see
@@ -53,8 +53,10 @@ extension SQLStore {
                 }
                 result.refreshed[id] = row
             }
-            return result
+            return (result, PendingHistory(record: HistoryRecord(changes, detached: result.detached), author: changes.author))
         }
+        result.historyToken = token
+        return result
     }
 
     /// Resolves every update, then writes them; returns the IDs whose rows the context must

@@ -27,11 +27,33 @@ protocol SQLStore: PersistentStore, StoreQueryEngine {
     /// Runs `body` on the writer, in a write transaction that no other writer of the store
     /// interleaves with, committed if `body` returns and rolled back if it throws.
     func withWriteTransaction<Result>(_ body: (Connection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result
+    /// Runs `body` as ``withWriteTransaction(_:)`` does and writes, in the same transaction and
+    /// last, the history entry `body` returns (see ``PendingHistory``); returns `body`'s result
+    /// and the entry's token, `nil` when no history was written.
+    func withHistoryTransaction<Result>(
+        _ body: (Connection) throws(ObjectGraphError) -> (Result, PendingHistory?)
+    ) throws(ObjectGraphError) -> (Result, Int64?)
+
+    /// Whether saves and batches write persistent history (off for a migration's store).
+    var recordsHistory: Bool { get }
+    /// Whether the store has its history tables yet (a SQLite file gets them with its first write).
+    var hasHistoryTables: Bool { get }
+    /// Creates the history tables if the store lacks them, in the write transaction open on
+    /// `connection`; every write of the store's own calls it first.
+    func prepareHistoryTables(on connection: Connection) throws(ObjectGraphError)
+
     /// Writes a save's inserted rows and their join-table pairs, noting each row that a
     /// uniqueness constraint refuses (see ``SQLStore/writeInsertsRowByRow(_:conflicts:connection:)``).
     func writeInserts(_ rows: [StoredRow], conflicts: inout [UniquenessConflict], connection: Connection) throws(ObjectGraphError)
     /// The statement `query` runs as, and the database's plan for it.
     func explain(_ query: StoreQuery) throws(ObjectGraphError) -> (sql: String, plan: [String])
+}
+
+/// The history entry of a write transaction, written last in it (see
+/// ``SQLStore/withHistoryTransaction(_:)``).
+struct PendingHistory {
+    let record: HistoryRecord
+    let author: String
 }
 
 /// How many rows a store has decoded into ``StoredRow``s: what a fetch materialises, counted

@@ -16,11 +16,12 @@ extension InMemoryStore {
             defer { lock.unlock() }
             try checkOpen()
             guard generation == seen else { continue }
-            let result: StoreBatchResult
+            var result: StoreBatchResult
             switch batch.change {
             case .update(let values): result = try update(selected, of: batch.entity, to: values)
             case .delete: result = try delete(selected)
             }
+            result.historyToken = history.append(HistoryRecord(result), author: batch.author)
             generation += 1
             return result
         }

@@ -141,6 +141,7 @@ extension InMemoryStore {
         for id in refreshedIDs {
             if let row = storedRow(id) { result.refreshed[id] = membership.loaded(row) }
         }
+        result.historyToken = history.append(HistoryRecord(changes, detached: result.detached), author: changes.author)
         generation += 1
         return result
     }

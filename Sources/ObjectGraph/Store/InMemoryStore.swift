@@ -4,8 +4,9 @@ import Streams
 /// conflicts, merge policies and primary keys work the same, and each relationship's membership
 /// has one source, as in SQLite (see ``InMemoryMembership``), so tests on it hold for SQLite.
 final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // `lock` protects `tables`, `membership`, `nextKeys`, `uniqueIndex`, `isClosed` and
-    // `generation` (also used by the saves and batches in the other InMemoryStore files).
+    // `lock` protects `tables`, `membership`, `nextKeys`, `uniqueIndex`, `isClosed`,
+    // `generation` and `history` (also used by the saves and batches in the other InMemoryStore
+    // files).
     let lock = Lock()
     /// The rows by root entity and key; to-many slots are `.unloaded` (see ``membership``).
     var tables: [String: [Int64: StoredRow]] = [:]
@@ -16,6 +17,8 @@ final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// Counts the writes, so that a batch can tell whether the rows it matched outside the lock
     /// are still the store's.
     var generation = 0
+    /// The persistent history (see InMemoryStore+History.swift).
+    var history = InMemoryHistory()
 
     func close() {
         lock.withLock {

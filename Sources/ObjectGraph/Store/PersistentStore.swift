@@ -60,6 +60,8 @@ struct StoreChanges: Sendable {
     var deleted: [ObjectID] = []
     /// The read version of each deleted object; a delete without one is not checked.
     var deletedBases: [ObjectID: RowDelete] = [:]
+    /// Who saves, for the persistent history (``ManagedObjectContext/transactionAuthor``).
+    var author = ""
 }
 
 /// What a save did, for the context to bring its objects up to date.
@@ -75,6 +77,8 @@ struct StoreSaveResult: Sendable {
     /// other side of a deleted object's relationships), with the keys that changed. To-many
     /// slots are `.unloaded`.
     var detached: [ObjectID: DetachedRow] = [:]
+    /// The save's place in the persistent history, when the store recorded it.
+    var historyToken: Int64?
 }
 
 /// An object that links to another through the relationship `key` (see
@@ -112,7 +116,11 @@ public enum MergePolicy: Sendable {
 }
 
 /// The store interface the contexts use. Implementations are thread-safe.
-protocol PersistentStore: AnyObject, Sendable {
+///
+/// Every save and batch writes its persistent history in its own transaction (see
+/// ``StoreHistory``); a store that other connections may write also offers a change watcher
+/// (see ``SharedStore``).
+protocol PersistentStore: AnyObject, Sendable, StoreHistory {
     /// The file path, or `":memory:"`.
     var path: String { get }
     /// Reserves `count` new primary keys for an entity hierarchy.

@@ -2,7 +2,10 @@ extension SQLiteStore {
     /// The statement `query` runs as, and SQLite's plan for it (`EXPLAIN QUERY PLAN`).
     func explain(_ query: StoreQuery) throws(ObjectGraphError) -> (sql: String, plan: [String]) {
         let text = queryBuilder.rows(query) ?? queryBuilder.identifiers(query)
-        let plan = try withReadConnection { connection throws(ObjectGraphError) -> [String] in
+        let plan = try withReadConnection(inOneTransaction: true) { connection throws(ObjectGraphError) -> [String] in
+            // An EXPLAIN is planned when it is prepared, with the schema the connection last read;
+            // a read first brings that schema up to date (an index created since, say).
+            _ = try connection.text("SELECT count(*) FROM sqlite_schema")
             let explained = SQLStatementText(sql: "EXPLAIN QUERY PLAN " + text.sql, bindings: text.bindings)
             return try run(explained, on: connection, cached: false) { statement in statement.string(at: 3) }
         }

@@ -27,8 +27,9 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
 
     // `lock` serializes every use of `connection`, the writer (its statement cache, its
     // transaction state and the statements' bindings and cursors) and protects `keys`. Each
-    // method holds it from its first statement to the last reset, so
-    // two saves never interleave. Nothing called under the lock calls out. Reads do not take it:
+    // method holds it from its first statement to the last reset, so two saves never
+    // interleave. It also protects `hasHistoryTables` and `creatingHistoryTables`. Nothing
+    // called under the lock calls out. Reads do not take it:
     // they run on `readers`, beside a save in progress.
     private let lock = Lock()
     private let connection: SQLiteConnection
@@ -45,6 +46,15 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
     let path: String
     let model: ObjectModel
     let schema: SQLSchema
+    /// Whether saves and batches write persistent history (see SQLiteStore+History.swift).
+    /// Off for a migration's store.
+    let recordsHistory: Bool
+
+    /// Whether the file has the history tables. A file gets them with its first write of the
+    /// store's own, so that opening a file never writes it.
+    var hasHistoryTables = false
+    /// Set while a write transaction creates them; they count once it commits.
+    var creatingHistoryTables = false
 
     /// Opens the store at `url`, creating the file and its tables if the file is missing or
     /// empty, and migrating it to `model` (see ``MigrationPlan``) if an earlier model wrote it.
@@ -58,14 +68,19 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
     ///   ``ObjectGraphError/uniquenessViolationInStore(path:index:conflicts:)`` (a uniqueness
     ///   constraint's index is missing from the file and objects already collide). In every case
     ///   the file is left as it was.
-    init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan()) throws(ObjectGraphError) {
+    ///
+    /// With `recordsHistory` off, saves write no history: other containers then take them for
+    /// writes that bypassed the store (see ``ChangeFeedOptions/recordsHistory``).
+    init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan(), recordsHistory: Bool = true) throws(ObjectGraphError) {
         path = url.path
         self.model = model
+        self.recordsHistory = recordsHistory
         try SQLiteStoreOpening.checkBeforeOpening(path: path)
         let damage = StoreDamage()
         self.damage = damage
         connection = try SQLiteConnection(path: path, log: sqlLog, damage: damage)
         let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
+        hasHistoryTables = try connection.tableNames().contains(HistorySQL.stateTableName)
         schema = SQLSchema(model: model, stored: stored)
         readers = SQLiteReadPool(path: path, log: sqlLog, damage: damage)
         try restoreMissingIndexes(on: connection)
@@ -80,6 +95,7 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
         damage = connection.damage ?? StoreDamage()
         schema = SQLSchema(model: model, stored: stored)
         readers = SQLiteReadPool(pinnedTo: connection)
+        recordsHistory = false
     }
 
     deinit {
@@ -95,8 +111,10 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
         do throws(ObjectGraphError) {
             return try keys.take(count, root: root.rootName) { blockSize throws(ObjectGraphError) -> Int64 in
                 try damage.check()
-                return try connection.writeTransaction { () throws(ObjectGraphError) -> Int64 in
-                    try reserveKeyBlock(of: root.rootName, blockSize: blockSize, on: connection)
+                return try writeTransactionWithLockHeld { () throws(ObjectGraphError) -> Int64 in
+                    let next = try reserveKeyBlock(of: root.rootName, blockSize: blockSize, on: connection)
+                    try noteWriteWithoutHistory(on: connection)
+                    return next
                 }
             }
         } catch {
@@ -133,10 +151,19 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
         defer { lock.unlock() }
         do throws(ObjectGraphError) {
             try damage.check()
-            return try connection.writeTransaction { () throws(ObjectGraphError) -> Result in try body(connection) }
+            return try writeTransactionWithLockHeld { () throws(ObjectGraphError) -> Result in try body(connection) }
         } catch {
             damage.note(error)
             throw error
         }
+    }
+
+    /// A write transaction on the writer, the lock held by the caller; the history tables it
+    /// creates count once it commits.
+    private func writeTransactionWithLockHeld<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        defer { creatingHistoryTables = false }
+        let result = try connection.writeTransaction(body)
+        if creatingHistoryTables { hasHistoryTables = true }
+        return result
     }
 }

@@ -22,6 +22,8 @@ struct StoreBatch: Sendable {
     /// in memory, matches in `snapshot` (a copy of the store, so that no lock is held while the
     /// predicate runs).
     let matchInMemory: @Sendable (_ snapshot: any PersistentStore) throws -> [ObjectID]
+    /// Who runs the batch, for the persistent history.
+    var author = ""
 }
 
 /// What a batch wrote, for the contexts to merge as they merge a save.
@@ -35,4 +37,6 @@ struct StoreBatchResult: Sendable {
     var updatedRows: [StoredRow] = []
     /// For each of ``updatedRows``, the names of the properties that changed.
     var changedKeys: [ObjectID: Set<String>] = [:]
+    /// The batch's place in the persistent history, when the store recorded it.
+    var historyToken: Int64?
 }

@@ -1,0 +1,219 @@
+import Dispatch
+import Foundation
+import Streams
+
+/// Follows the other writers of a container's store — other containers in this process, other
+/// processes — and hands what they changed to the container's contexts, which merge it as they
+/// merge a sibling's save.
+///
+/// Woken by the store's ``WakeUpChannel`` (or, as a safety net, every
+/// ``ChangeFeedOptions/safetyNetInterval``), it looks at the store (``StoreChangeWatcher``): when
+/// another connection committed, it reads the history after the container's token, skipping the
+/// container's own transactions, and the rows of what the contexts hold or observe, in one
+/// snapshot; the result is one save, numbered in the container's commit order, broadcast to
+/// every context. A commit the history does not account for (a write that bypassed the store),
+/// or history trimmed before it was read, resets the contexts instead: they read their objects
+/// again and live results fetch again, so nothing is ever silently stale.
+///
+/// It also records how far the container has read (see ``HistoryTrimming``), which trims the
+/// history every reader has read.
+final class ChangeFeed: @unchecked Sendable {
+    // `lock` protects `position`, `phase` and `recorded`. The watcher, the channel and the store
+    // are thread-safe; `coordinator`, `timer` and `endpoint` are set once, in `start`, before the
+    // feed's queue runs anything.
+    private let lock = Lock()
+    private var position: FeedPosition
+    private var phase = Phase.following
+    /// The token last recorded as this container's progress, and when.
+    private var recorded: (token: Int64, at: Date)?
+    /// Where the feed started: until it moves, there is nothing to record.
+    private let startToken: Int64
+    private let queue = DispatchQueue(label: "ObjectGraph.changeFeed")
+    private let store: any SharedStore
+    private let watcher: any StoreChangeWatcher
+    private let channel: (any WakeUpChannel)?
+    private let options: ChangeFeedOptions
+    private weak var coordinator: StoreCoordinator?
+    private var timer: DispatchSourceTimer?
+    private var endpoint: String?
+    /// The name under which the container's progress is recorded.
+    let readerName = "container-" + UUID().uuidString
+    private let remoteTokens = PassthroughSubject<HistoryToken, Never>()
+
+    private enum Phase {
+        case following
+        case closed
+    }
+
+    /// How often progress is recorded at most while the token moves. Seldom: a progress older
+    /// than the truth only keeps history a little longer, and each record is a write (an
+    /// `fsync`, and a commit that hides a write bypassing the store from the looks of that
+    /// moment, see ``FeedPosition/decide(after:ownWrites:mayBeCheckpoint:)``). The first record,
+    /// which makes the container a reader at all, is made at once.
+    private static let progressInterval: TimeInterval = 30
+
+    init(store: any SharedStore, channel: (any WakeUpChannel)?, options: ChangeFeedOptions) throws(ObjectGraphError) {
+        self.store = store
+        self.channel = channel
+        self.options = options
+        watcher = try store.makeChangeWatcher()
+        let look = try watcher.look()
+        guard let state = look.state, let writes = look.ownWrites else {
+            throw .corruptStore(path: store.path, message: "the history state could not be read")
+        }
+        position = FeedPosition(state: state, ownWrites: writes)
+        startToken = state.lastToken
+    }
+
+    /// Starts listening and looking; the container's contexts exist from now on.
+    func start(coordinator: StoreCoordinator) {
+        self.coordinator = coordinator
+        endpoint = channel?.startListening(on: queue) { [weak self] in self?.check() }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let interval = DispatchTimeInterval.nanoseconds(Int(options.safetyNetInterval.timeInterval * 1e9))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in
+            self?.check()
+            self?.recordProgressIfDue()
+        }
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// What the contexts of the container learn: the newest token, each time the feed read
+    /// another writer's transactions.
+    var remoteChanges: AnyPublisher<HistoryToken, Never> { remoteTokens.eraseToAnyPublisher() }
+
+    /// Notes a transaction of the container's own (called in commit order, with the
+    /// coordinator's save lock held).
+    func noteOwn(_ token: Int64) {
+        lock.withLock { position.noteOwn(token) }
+    }
+
+    /// Notes that the container is writing, or wrote, without history (see
+    /// ``FeedPosition/noteOwnWriteWithoutHistory()``); called before and after such a write.
+    func noteOwnWriteWithoutHistory() {
+        lock.withLock { position.noteOwnWriteWithoutHistory() }
+    }
+
+    /// Stops following and forgets the container's progress. Idempotent; from any thread.
+    func close() {
+        let wasFollowing = lock.withLock {
+            defer { phase = .closed }
+            return phase == .following
+        }
+        guard wasFollowing else { return }
+        timer?.cancel()
+        channel?.stopListening()
+        if lock.withLock({ recorded != nil }) { try? store.removeReader(named: readerName) }
+        watcher.close()
+    }
+
+    /// Runs a check now and waits for it: for tests and benchmarks that must not wait for the
+    /// safety net.
+    func checkNow() {
+        queue.sync { check() }
+    }
+
+    /// Records the container's progress now, so that trimming started by this container counts
+    /// everything it has read.
+    func recordProgressNow() {
+        queue.sync { recordProgressIfDue(force: true) }
+    }
+
+    // MARK: On the queue
+
+    /// Looks at the store and follows, resets or does nothing.
+    private func check() {
+        guard let coordinator, lock.withLock({ phase == .following }),
+              let look = try? watcher.look(), look.committedElsewhere, let state = look.state, let writes = look.ownWrites else { return }
+        switch lock.withLock({ position.decide(after: state, ownWrites: writes, mayBeCheckpoint: look.mayBeCheckpoint) }) {
+        case .nothing: return
+        case .follow: follow(coordinator)
+        case .reset: reset(coordinator)
+        }
+    }
+
+    /// Reads what other writers changed since the token and broadcasts it as one save.
+    private func follow(_ coordinator: StoreCoordinator) {
+        enum Outcome {
+            case merged(DidSave?, HistoryToken?)
+            case expired
+            case failed
+        }
+        // Under the save lock, no save of this container commits meanwhile: every earlier one
+        // is in the snapshot read, every later one gets a later number than this merge.
+        let outcome = coordinator.withSaveLock { () -> Outcome in
+            let (token, own, identifier) = lock.withLock { (position.token, position.own, position.storeIdentifier) }
+            let changes: RemoteChanges
+            do throws(ObjectGraphError) {
+                changes = try watcher.changes(after: token, storeIdentifier: identifier, own: own) { coordinator.followedEntityNames() }
+            } catch .historyTokenExpired, .historyTokenMismatch {
+                return .expired
+            } catch {
+                return .failed  // the next wake-up or look tries again
+            }
+            lock.withLock { position.advance(to: changes.lastToken) }
+            let newest = changes.readOthers ? HistoryToken(storeIdentifier: identifier, value: changes.lastToken) : nil
+            guard !changes.isEmpty else { return .merged(nil, newest) }
+            let save = DidSave(remote: changes, origin: ObjectIdentifier(self), sequence: coordinator.takeSequence(), token: newest)
+            return .merged(save, newest)
+        }
+        switch outcome {
+        case let .merged(save, newest):
+            if let save { coordinator.broadcast(save) }
+            if let newest { remoteTokens.send(newest) }
+        case .expired:
+            reset(coordinator)
+        case .failed:
+            return
+        }
+    }
+
+    /// Starts over at the store's current history: every context reads its objects again.
+    private func reset(_ coordinator: StoreCoordinator) {
+        let save = coordinator.withSaveLock { () -> DidSave? in
+            guard let state = try? store.historyState() else { return nil }
+            let writes = try? watcher.look().ownWrites
+            lock.withLock { position.restart(at: state, ownWrites: writes) }
+            return DidSave(resetTo: state.currentToken, origin: ObjectIdentifier(self), sequence: coordinator.takeSequence())
+        }
+        guard let save else { return }
+        coordinator.broadcast(save)
+        if let token = save.historyToken { remoteTokens.send(token) }
+    }
+
+    /// Records the container's progress when it moved (at most once a second) or has not been
+    /// recorded for a while; trims the history as the options say.
+    ///
+    /// A container starts recording once it has read or written something: opening a store
+    /// writes nothing to it. (Until then, another process may trim history this container has
+    /// not read; it then starts over with a fresh fetch, as for any expired token.)
+    private func recordProgressIfDue(force: Bool = false) {
+        let now = Date()
+        let due: Int64? = lock.withLock {
+            guard phase == .following else { return nil }
+            let token = position.token
+            if recorded == nil, token == startToken, !force { return nil }
+            if !force, let recorded {
+                let age = now.timeIntervalSince(recorded.at)
+                let heartbeat = min(3600, options.trimming.readerTimeout.timeInterval / 4)
+                guard (recorded.token != token && age >= Self.progressInterval) || age >= heartbeat else { return nil }
+            }
+            return token
+        }
+        guard let token = due else { return }
+        let channel = channel
+        do {
+            try store.recordReader(
+                ReaderProgress(name: readerName, token: token, isContainer: true, endpoint: endpoint), trimming: options.trimming,
+                isListening: { channel?.isListening($0) })
+            lock.withLock { recorded = (token, now) }
+            // The other readers look at once: a write that bypasses the store just after this
+            // one is then told apart from it (see FeedPosition.decide).
+            if options.wakesOtherWriters { channel?.signal() }
+        } catch {
+            return  // tried again at the next tick
+        }
+    }
+}

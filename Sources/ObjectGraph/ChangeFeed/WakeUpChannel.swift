@@ -1,0 +1,22 @@
+import Dispatch
+
+/// How the writers of one store wake its other readers, across containers and processes: the
+/// small part of the change feed that differs per store. A SQLite file uses pipes beside the
+/// file (``FIFOWakeUpChannel``); a PostgreSQL store would `LISTEN` and `NOTIFY`.
+///
+/// A wake-up is only a hint: the reader then reads the history after its token, which is the
+/// truth. A lost or spurious wake-up costs time, never a change (the change feed also looks at
+/// the store now and then on its own).
+protocol WakeUpChannel: AnyObject, Sendable {
+    /// Starts calling `handler` on `queue` whenever another writer signals; returns this
+    /// listener's endpoint (by which other processes tell that it still runs), if it has one.
+    /// Returns `nil` and never calls `handler` when the channel cannot listen (a read-only
+    /// folder): the reader then relies on looking now and then.
+    func startListening(on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> String?
+    /// Stops listening; idempotent.
+    func stopListening()
+    /// Wakes every other listener of the store; called after each commit that changed rows.
+    func signal()
+    /// Whether the listener with `endpoint` still runs: `nil` when the channel cannot tell.
+    func isListening(_ endpoint: String) -> Bool?
+}
