@@ -17,7 +17,13 @@ func eventually(timeout: TimeInterval = 20, _ condition: () throws -> Bool) reth
 
 /// A container on the history model at `url`, its view context on a queue of its own.
 func historyContainer(at url: URL, options: ChangeFeedOptions = ChangeFeedOptions()) throws -> PersistentContainer {
-    try PersistentContainer(model: HistoryModel.model, storeURL: url, viewContextQueue: DispatchQueue(label: "test.remote.view"), changeFeed: options)
+    try historyContainer(.sqlite(url), options: options)
+}
+
+/// A container on the history model in `store` (a file, or a PostgreSQL schema that several
+/// containers open), its view context on a queue of its own.
+func historyContainer(_ store: StoreKind, options: ChangeFeedOptions = ChangeFeedOptions()) throws -> PersistentContainer {
+    try PersistentContainer(model: HistoryModel.model, store: store, viewContextQueue: DispatchQueue(label: "test.remote.view"), changeFeed: options)
 }
 
 /// What a view model shows of the cards, through each kind of live result of one view
