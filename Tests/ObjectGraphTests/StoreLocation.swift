@@ -61,6 +61,19 @@ struct StoreLocation: CustomStringConvertible {
         return try container.viewContext.performAndWait { try body(container.viewContext) }
     }
 
+    /// The number `sql` (a `SELECT count(*)` written in the SQL both databases read) returns,
+    /// run in the store's database directly.
+    func count(_ sql: String) throws -> Int {
+        switch place {
+        case let .file(url):
+            return try RawDatabase(path: url.path).count(sql)
+        case let .schema(text, _):
+            let connection = try PostgreSQLConnection(PostgreSQLConnectionString(text))
+            defer { connection.close() }
+            return Int(try connection.execute(sql).int64(row: 0, column: 0) ?? -1)
+        }
+    }
+
     /// Everything the store holds: a file's bytes; a schema's tables, columns, indexes,
     /// constraints and rows, as text.
     func contents() throws -> Data {
