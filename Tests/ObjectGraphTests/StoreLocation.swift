@@ -74,6 +74,37 @@ struct StoreLocation: CustomStringConvertible {
         }
     }
 
+    /// The strings the query (one column, one parameter `$1`) returns, run in the store's database.
+    func strings(_ sql: String, _ parameter: String) throws -> [String] {
+        switch place {
+        case let .file(url):
+            return try RawDatabase(path: url.path).rows(sql.replacingOccurrences(of: "$1", with: "'\(parameter.replacingOccurrences(of: "'", with: "''"))'")).map { $0[0] ?? "" }
+        case let .schema(text, _):
+            let connection = try PostgreSQLConnection(PostgreSQLConnectionString(text))
+            defer { connection.close() }
+            let result = try connection.execute(sql, [.text(parameter)])
+            return try (0..<result.rowCount).map { try result.string(row: $0, column: 0) ?? "" }
+        }
+    }
+
+    /// The columns of `table`, in their order.
+    func columns(of table: String) throws -> [String] {
+        switch place {
+        case .file: try strings("SELECT name FROM pragma_table_info($1)", table)
+        case let .schema(_, schema):
+            try strings("SELECT column_name FROM information_schema.columns WHERE table_schema = '\(schema)' AND table_name = $1 ORDER BY ordinal_position", table)
+        }
+    }
+
+    /// The names of the tables, sorted; the persistent history's aside.
+    func tables() throws -> [String] {
+        switch place {
+        case .file: try strings("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE $1 ORDER BY name", "objectgraph-history%")
+        case let .schema(_, schema):
+            try strings("SELECT tablename::text FROM pg_tables WHERE schemaname = '\(schema)' AND tablename NOT LIKE $1 ORDER BY tablename COLLATE \"C\"", "objectgraph-history%")
+        }
+    }
+
     /// Everything the store holds: a file's bytes; a schema's tables, columns, indexes,
     /// constraints and rows, as text.
     func contents() throws -> Data {
