@@ -12,6 +12,7 @@ struct ConcurrencyOtherProcessesTests {
         do {
             let location = try StoreLocation(flavor)
             let parent = try historyContainer(location.kind())
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
             let child = try ChildWriter(location)
             let steps = [
@@ -42,6 +43,7 @@ struct ConcurrencyOtherProcessesTests {
         do {
             let location = try StoreLocation(flavor)
             let parent = try historyContainer(location.kind())
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
             let child = try ChildWriter(location)
             child.send("churn")
@@ -79,6 +81,7 @@ struct ConcurrencyOtherProcessesTests {
             var options = ChangeFeedOptions()
             options.safetyNetInterval = .milliseconds(200)
             let parent = try historyContainer(location.kind(), options: options)
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
             let child = try ChildWriter(location, silent: true)
             for step in ["card a 1", "card b 2", "rank a 3", "delete b"] {
@@ -96,6 +99,7 @@ struct ConcurrencyOtherProcessesTests {
             var options = ChangeFeedOptions()
             options.safetyNetInterval = .seconds(3600)  // hears only what wakes it
             let parent = try historyContainer(location.kind(), options: options)
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
             let start = try parent.history.currentToken()
             let child = try ChildWriter(location, silent: true)
@@ -117,6 +121,7 @@ struct ConcurrencyOtherProcessesTests {
         do {
             let location = try StoreLocation(flavor)
             let parent = try historyContainer(location.kind())
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
             let writers = 4, saves = 40
             let children = try (0..<writers).map { _ in try ChildWriter(location) }

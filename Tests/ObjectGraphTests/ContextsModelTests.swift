@@ -61,6 +61,7 @@ struct ContextsModelTests {
         defer { if case let .file(url)? = location?.place { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) } }
         let kind = location?.kind() ?? .inMemory
         let container = try PersistentContainer(model: CorrectnessModel.model, store: kind, viewContextQueue: DispatchQueue(label: "model.view"))
+        defer { container.close() }
         let child = try location.flatMap { withAnotherProcess ? try ChildWriter($0, correctnessModel: true) : nil }
         defer { child?.quit() }
         let contexts = [container.viewContext, container.newBackgroundContext(name: "first"), container.newBackgroundContext(name: "second")]

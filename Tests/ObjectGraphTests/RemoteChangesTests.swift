@@ -211,6 +211,8 @@ struct RemoteChangesTests {
             let writer = try historyContainer(store, options: quiet)
             let reader = try historyContainer(store, options: quiet)
             let live = try LiveCards(container: reader)
+            // A PostgreSQL listener reads what it missed once it connects: let it connect first.
+            #expect(try listening(2, on: store))
             let context = writer.newBackgroundContext()
             try context.performAndWait {
                 for rank in 0..<3 { Card(context: context).rank = rank }

@@ -109,3 +109,18 @@ final class LiveCards: @unchecked Sendable {  // used on the view context's queu
         return now.controller == expected && now.publisher == expected && now.watched == watchedCard && !brokenDifference
     }
 }
+
+/// Waits until `containers` sessions listen for the saves of `store` when it is a PostgreSQL
+/// schema (a container's listener connects in the background, and catches up once it does);
+/// true at once for other stores.
+func listening(_ containers: Int, on store: StoreKind) throws -> Bool {
+    guard case let .postgreSQL(text, _) = store,
+          let schema = PostgreSQLConnectionString.parameters(of: text)?["options"]?.split(separator: "=").last else { return true }
+    let connection = try PostgreSQLConnection(PostgreSQLConnectionString(text))
+    defer { connection.close() }
+    return try eventually {
+        let result = try connection.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%' AND strpos(query, $1) > 0", [.text(String(schema))])
+        return try result.int64(row: 0, column: 0) == Int64(containers)
+    }
+}
