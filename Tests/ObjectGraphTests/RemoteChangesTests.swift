@@ -9,25 +9,26 @@ import Testing
 struct RemoteChangesTests {
     /// Two containers on one new store, and live results in the second.
     struct Pair {
-        let url: URL
+        /// The store: a SQLite file, or a PostgreSQL schema.
+        let location: StoreLocation
         let writer: PersistentContainer
         let reader: PersistentContainer
         let live: LiveCards
 
+        /// A pair on a new SQLite file in `directory`.
         init(directory: URL, options: ChangeFeedOptions = ChangeFeedOptions()) throws {
-            let url = directory.appendingPathComponent("pair.sqlite")
-            try self.init(.sqlite(url), url: url, options: options)
+            try self.init(StoreLocation(place: .file(directory.appendingPathComponent("pair.sqlite"))), options: options)
         }
 
         /// A pair on a new store of `flavor` (a file or a PostgreSQL schema).
         init(_ flavor: StoreFlavor, options: ChangeFeedOptions = ChangeFeedOptions()) throws {
-            try self.init(flavor.makeStoreKind(), url: URL(fileURLWithPath: "/dev/null"), options: options)
+            try self.init(StoreLocation(flavor), options: options)
         }
 
-        private init(_ kind: StoreKind, url: URL, options: ChangeFeedOptions) throws {
-            self.url = url
-            writer = try historyContainer(kind, options: options)
-            reader = try historyContainer(kind, options: options)
+        private init(_ location: StoreLocation, options: ChangeFeedOptions) throws {
+            self.location = location
+            writer = try historyContainer(location.kind(), options: options)
+            reader = try historyContainer(location.kind(), options: options)
             live = try LiveCards(container: reader)
         }
 
@@ -144,7 +145,8 @@ struct RemoteChangesTests {
             for container in [pair.writer, pair.reader] { container.coordinator.feed?.checkNow() }
             let deliveriesBefore = pair.live.deliveries
             // What the sqlite3 shell would do: no history, no version bump.
-            let raw = try RawDatabase(path: pair.url.path)
+            guard case let .file(url) = pair.location.place else { Issue.record("a SQLite pair"); return }
+            let raw = try RawDatabase(path: url.path)
             try raw.execute("""
                 BEGIN;
                 UPDATE "Card" SET rank = 10 WHERE title = 'a';
