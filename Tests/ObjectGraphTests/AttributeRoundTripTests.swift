@@ -6,7 +6,9 @@ import Testing
 struct AttributeRoundTripTests {
     static let edgeUUID = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
-    private func fill(_ object: AllTypes, extreme: Bool) {
+    /// Fills every attribute; `extreme` strings hold a NUL character except on PostgreSQL, whose
+    /// text cannot (see ``PostgreSQLStoreTests``).
+    private func fill(_ object: AllTypes, extreme: Bool, nul: Bool = true) {
         object.bool = extreme
         object.int = extreme ? Int.max : Int.min
         object.int8 = extreme ? Int8.max : Int8.min
@@ -18,7 +20,7 @@ struct AttributeRoundTripTests {
         object.uint32 = extreme ? UInt32.max : 0
         object.double = extreme ? Double.greatestFiniteMagnitude : -Double.leastNonzeroMagnitude
         object.float = extreme ? Float.pi : -0.0
-        object.string = extreme ? "naïve café — 東京 🚀\0after-nul" : ""
+        object.string = extreme ? "naïve café — 東京 🚀\(nul ? "\0" : "")after-nul" : ""
         object.date = extreme ? Date(timeIntervalSinceReferenceDate: 123_456_789.123_456) : Date(timeIntervalSince1970: 0)
         object.data = extreme ? Data((0...255).map(UInt8.init)) : Data()
         object.uuid = Self.edgeUUID
@@ -62,7 +64,7 @@ struct AttributeRoundTripTests {
         let view = container.viewContext
         let (original, id) = try view.performAndWait {
             let object = AllTypes(context: view)
-            fill(object, extreme: extreme)
+            fill(object, extreme: extreme, nul: flavor != .postgreSQL)
             try view.save()
             return (object, object.objectID!)
         }

@@ -67,14 +67,14 @@ struct LiveWindowTests {
         #expect(view.performAndWait { subscriber.values.first?.insertions.count } == 3)
 
         container.sqlLogHandler = { statements.append($0) }
-        let before = store.decodedRowCount.load(ordering: .relaxed)
+        let before = store.decodedRowCount.value
         try view.performAndWait {
             let first = try #require(try view.fetch(FetchRequest<Content>(predicate: #Predicate { $0.rank == 0 })).first)
             view.delete(first)
             view.processPendingChanges()
         }
         // One row for the lookup of rank 0, one for the object that entered.
-        #expect(store.decodedRowCount.load(ordering: .relaxed) - before == 2)
+        #expect(store.decodedRowCount.value - before == 2)
         let last = try #require(subscriber.values.last)
         #expect(last.removals.count == 1 && last.insertions.count == 1)
         if case let .insert(offset, element, _)? = last.insertions.first {

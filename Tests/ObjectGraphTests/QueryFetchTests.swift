@@ -43,17 +43,17 @@ struct QueryFetchTests {
         try view.performAndWait {
             // The first use of a key path reads it once on one object of the entity.
             _ = try view.fetch(FetchRequest<Content>(predicate: #Predicate { $0.name == "warm-up" && $0.rank < 0 }, sortBy: [SortDescriptor(\.rank)]))
-            let before = sqlite.decodedRowCount.load(ordering: .relaxed)
+            let before = sqlite.decodedRowCount.value
             let found = try view.fetch(FetchRequest<Content>(predicate: #Predicate { $0.name == "c123" }))
             #expect(found.map(\.rank) == [123])
-            #expect(sqlite.decodedRowCount.load(ordering: .relaxed) - before == 1)
+            #expect(sqlite.decodedRowCount.value - before == 1)
 
             var page = FetchRequest<Content>(predicate: #Predicate { $0.rank >= 100 }, sortBy: [SortDescriptor(\.rank, order: .reverse)])
             page.fetchLimit = 20
             page.fetchOffset = 5
-            let start = sqlite.decodedRowCount.load(ordering: .relaxed)
+            let start = sqlite.decodedRowCount.value
             #expect(try view.fetch(page).map(\.rank) == Array((475...494).reversed()))
-            #expect(sqlite.decodedRowCount.load(ordering: .relaxed) - start == 20)
+            #expect(sqlite.decodedRowCount.value - start == 20)
         }
     }
 
@@ -65,11 +65,11 @@ struct QueryFetchTests {
         try view.performAndWait {
             let request = FetchRequest<Content>(predicate: #Predicate { $0.rank < 100 && $0.isEven }, sortBy: [SortDescriptor(\.rank)])
             _ = try view.count(for: request)
-            let before = sqlite.decodedRowCount.load(ordering: .relaxed)
+            let before = sqlite.decodedRowCount.value
             #expect(try view.count(for: request) == 50)
             let ids = try view.fetchIdentifiers(request)
             #expect(ids.count == 50)
-            #expect(sqlite.decodedRowCount.load(ordering: .relaxed) == before)
+            #expect(sqlite.decodedRowCount.value == before)
             #expect(ids == (try view.fetch(request)).map(\.objectID!))
         }
     }
@@ -86,10 +86,10 @@ struct QueryFetchTests {
             var ranks: [Int] = []
             var sizes: [Int] = []
             for batch in batches {
-                let before = sqlite.decodedRowCount.load(ordering: .relaxed)
+                let before = sqlite.decodedRowCount.value
                 sizes.append(batch.count)
                 ranks += batch.map(\.rank)
-                #expect(sqlite.decodedRowCount.load(ordering: .relaxed) == before)  // made by the iterator, not after
+                #expect(sqlite.decodedRowCount.value == before)  // made by the iterator, not after
             }
             #expect(sizes == [100, 100, 40])
             #expect(ranks == Array((10..<250).reversed()))

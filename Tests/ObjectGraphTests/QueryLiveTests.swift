@@ -31,10 +31,10 @@ struct QueryLiveTests {
         try view.performAndWait {
             let controller = try FetchedResultsController(
                 fetchRequest: FetchRequest<Content>(predicate: #Predicate { $0.name == "n7" }, sortBy: [SortDescriptor(\.rank)]), context: view)
-            let before = store.decodedRowCount.load(ordering: .relaxed)
+            let before = store.decodedRowCount.value
             try controller.performFetch()
             #expect(controller.fetchedObjects.map(\.rank) == Array(stride(from: 7, to: 300, by: 30)))
-            #expect(store.decodedRowCount.load(ordering: .relaxed) - before == 10)
+            #expect(store.decodedRowCount.value - before == 10)
         }
     }
 
@@ -43,24 +43,24 @@ struct QueryLiveTests {
         let (container, store) = try savedContents((0..<300).map { $0 == 150 ? "ada" : "n\($0 % 3)" })
         let view = container.viewContext
         try view.performAndWait {
-            var before = store.decodedRowCount.load(ordering: .relaxed)
+            var before = store.decodedRowCount.value
             let single = try SingleObjectController(predicate: #Predicate<Content> { $0.name == "ada" }, context: view)
             try single.performFetch()
             #expect(single.object?.rank == 150)
-            #expect(store.decodedRowCount.load(ordering: .relaxed) - before == 1)
+            #expect(store.decodedRowCount.value - before == 1)
 
-            before = store.decodedRowCount.load(ordering: .relaxed)
+            before = store.decodedRowCount.value
             let many = try SingleObjectController(predicate: #Predicate<Content> { $0.name == "n1" }, context: view)
             #expect(throws: ObjectGraphError.multipleMatches(entity: "Content", count: 100)) { try many.performFetch() }
-            #expect(store.decodedRowCount.load(ordering: .relaxed) - before == 2)
+            #expect(store.decodedRowCount.value - before == 2)
         }
         let subscriber = TestSubscriber<Content?, ObjectGraphError>()
-        let before = store.decodedRowCount.load(ordering: .relaxed)
+        let before = store.decodedRowCount.value
         view.objectPublisher(matching: #Predicate<Content> { $0.name == "ada" }).subscribe(subscriber)
         view.performAndWait { subscriber.request(.max(1)) }
         #expect(subscriber.values.count == 1)
         #expect(view.performAndWait { subscriber.values.first??.rank } == 150)
-        #expect(store.decodedRowCount.load(ordering: .relaxed) - before == 1)
+        #expect(store.decodedRowCount.value - before == 1)
         subscriber.cancel()
     }
 }

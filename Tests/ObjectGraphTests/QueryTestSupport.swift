@@ -28,7 +28,7 @@ func translatedSQL<T: ManagedObject>(_ predicate: Predicate<T>, model: ObjectMod
     var translator = PredicateTranslator(model: model, resolver: NamedKeyPaths.testModel)
     let translated = translator.translate(predicate, on: entity)
     guard let condition = translated.condition else { return (nil, [], translated) }
-    var renderer = SQLQueryRenderer(schema: SQLiteSchema(model: model), model: model)
+    var renderer = SQLQueryRenderer(schema: SQLSchema(model: model), model: model)
     let sql = renderer.condition(condition)
     return (sql, renderer.bindings, translated)
 }

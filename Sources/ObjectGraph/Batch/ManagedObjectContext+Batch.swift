@@ -109,8 +109,9 @@ extension ManagedObjectContext {
     /// key paths learned on the way.
     private func batchCondition<T>(_ predicate: Predicate<T>?, on entity: EntityDescription, keyPaths: [AnyKeyPath]) throws -> QueryCondition? {
         let resolver = LayoutKeyPathResolver(model: model)
+        let dialect = coordinator.store.queryEngine?.dialect ?? .sqlite
         func translate() -> TranslatedPredicate {
-            var translator = PredicateTranslator(model: model, resolver: resolver)
+            var translator = PredicateTranslator(model: model, resolver: resolver, dialect: dialect)
             return predicate.map { translator.translate($0, on: entity) } ?? .everything
         }
         var translated = translate()

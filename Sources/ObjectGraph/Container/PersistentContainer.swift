@@ -61,6 +61,9 @@ public final class PersistentContainer: Sendable {
         switch kind {
         case .inMemory: store = InMemoryStore(recordsHistory: changeFeed.recordsHistory, trimming: changeFeed.trimming)
         case let .sqlite(url, plan): store = try SQLiteStore(url: url, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory)
+        case let .postgreSQL(connectionString, plan):
+            store = try PostgreSQLStore(connectionString: connectionString, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory,
+                wakesOtherWriters: changeFeed.wakesOtherWriters)
         }
         coordinator = try StoreCoordinator(model: model, store: store, changeFeed: changeFeed)
         viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue ?? ViewContextQueue.standard(), coordinator: coordinator)

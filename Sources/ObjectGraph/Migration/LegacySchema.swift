@@ -170,7 +170,7 @@ enum LegacySchema {
 
     /// A table or column the schema needs and the file lacks, if any.
     static func missingStorage(of schema: StoredSchema, in file: FileTables) -> String? {
-        let definitions = SQLiteDefinitions(schema)
+        let definitions = SchemaDefinitions(schema)
         for table in definitions.tables.map(\.name) + definitions.joinTables.map(\.name) where !file.hasTable(table) {
             return "no table \(table)"
         }

@@ -3,17 +3,17 @@ import CSQLite
 /// Runs ``MigrationStep``s on the writer connection, inside the transaction the migration
 /// opened: checks, then `expand`, the stage, `contract`, and the indexes last (so that a stage
 /// can remove duplicates before a uniqueness constraint is created).
-struct MigrationExecutor {
-    let connection: SQLiteConnection
+struct MigrationExecutor<Connection: SQLConnection> {
+    let connection: Connection
     /// The SQL the operations and checks are written in.
-    let dialect = SQLDialect.sqlite
-    /// Drop columns by copying the table, even where SQLite drops them in place.
+    var dialect: SQLDialect { connection.dialect }
+    /// Drop columns by copying the table, even where SQLite drops them in place (SQLite only).
     let rebuildsTables: Bool
     /// The app's model, to name the objects that hold values a changed type cannot read.
     var model: ObjectModel?
 
     /// How many values a refused ``ValueCheck`` lists at most.
-    static let listedUnreadableValues = 20
+    static var listedUnreadableValues: Int { 20 }
 
     func run(_ step: MigrationStep, stage: () throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         for check in step.checks { try run(check) }
@@ -24,7 +24,7 @@ struct MigrationExecutor {
         for operation in step.expand { try perform(operation) }
         try stage()
         for operation in step.contract { try perform(operation) }
-        try alignIndexes(with: SQLiteDefinitions(step.target).indexes)
+        try alignIndexes(with: SchemaDefinitions(step.target, dialect: dialect).indexes)
     }
 
     private func run(_ check: DataCheck) throws(ObjectGraphError) {
@@ -96,22 +96,9 @@ struct MigrationExecutor {
 
     // MARK: Indexes
 
-    /// The store's own indexes in the file (declared, relationship and join-table indexes),
-    /// by name.
-    private func storeIndexes() throws(ObjectGraphError) -> [String: String] {
-        let statement = try connection.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
-        defer { statement.reset() }
-        var found: [String: String] = [:]
-        while try statement.step() {
-            let name = statement.string(at: 0)
-            guard name.hasSuffix(")") || name.hasSuffix(".target") else { continue }
-            found[name] = statement.string(at: 1)
-        }
-        return found
-    }
-
     private func dropIndexes(keeping kept: Set<String>) throws(ObjectGraphError) {
-        for name in try storeIndexes().keys.sorted() where !kept.contains(name) {
+        let kept = Set(kept.map(dialect.fittedName))
+        for name in try connection.storeIndexes().keys.sorted() where !kept.contains(name) {
             try connection.execute("DROP INDEX \(dialect.quotedName(name))")
         }
     }
@@ -121,18 +108,24 @@ struct MigrationExecutor {
     ///
     /// - Throws: ``ObjectGraphError/migrationRefused(path:changes:)`` naming the values when
     ///   objects break a uniqueness constraint.
-    func alignIndexes(with wanted: [SQLiteDefinitions.Index]) throws(ObjectGraphError) {
-        let inFile = try storeIndexes()
-        let wantedNames = Set(wanted.map(\.name))
+    func alignIndexes(with wanted: [SchemaDefinitions.Index]) throws(ObjectGraphError) {
+        // PostgreSQL keeps 63 bytes of a name: the file's names are the fitted ones.
+        let inFile = try connection.storeIndexes()
+        let wantedNames = Set(wanted.map { dialect.fittedName($0.name) })
         for name in inFile.keys.sorted() where !wantedNames.contains(name) {
             try connection.execute("DROP INDEX \(dialect.quotedName(name))")
         }
-        for index in wanted where inFile[index.name] != index.sql {
-            if inFile[index.name] != nil { try connection.execute("DROP INDEX \(dialect.quotedName(index.name))") }
-            do throws(ObjectGraphError) {
-                try connection.execute(index.sql)
-            } catch {
-                guard case .sqlite(_, let code, _) = error, code & 0xff == SQLITE_CONSTRAINT, let constraint = index.constraint else { throw error }
+        for index in wanted where inFile[dialect.fittedName(index.name)] != index.sql {
+            if inFile[dialect.fittedName(index.name)] != nil { try connection.execute("DROP INDEX \(dialect.quotedName(index.name))") }
+            let created: Void? = try connection.refusingDuplicates { () throws(ObjectGraphError) in
+                for statement in SchemaDefinitions.statements(creating: index, in: dialect) { try connection.execute(statement) }
+            }
+            if created == nil {
+                // A constraint's index that rows break; any other index refusing rows is a bug
+                // the duplicates query below names anyway.
+                guard let constraint = index.constraint else {
+                    throw .corruptStore(path: connection.path, message: "the index \(index.name) refused the rows of \(index.table)")
+                }
                 throw .migrationRefused(path: connection.path, changes: [try duplicates(breaking: constraint, of: index)])
             }
         }
@@ -140,7 +133,7 @@ struct MigrationExecutor {
 
     /// Names the first values that two objects share against a new uniqueness constraint.
     private func duplicates(
-        breaking constraint: (entity: String, properties: [String], terms: [String], scope: String?), of index: SQLiteDefinitions.Index
+        breaking constraint: (entity: String, properties: [String], terms: [String], scope: String?), of index: SchemaDefinitions.Index
     ) throws(ObjectGraphError) -> RefusedChange {
         let terms = constraint.terms
         let conditions = terms.map { "(\($0)) IS NOT NULL" } + (constraint.scope.map { [$0] } ?? [])

@@ -23,8 +23,8 @@ extension MigrationPlanner {
 
     func assignNames() -> Names {
         var names = Names()
-        let oldDefinitions = SQLiteDefinitions(old)
-        var taken = Set(([SQLiteSchema.metadataTableName, SQLiteSchema.keysTableName] + oldDefinitions.tables.map(\.name) + oldDefinitions.joinTables.map(\.name)).map { $0.lowercased() })
+        let oldDefinitions = SchemaDefinitions(old)
+        var taken = Set(([SQLSchema.metadataTableName, SQLSchema.keysTableName] + oldDefinitions.tables.map(\.name) + oldDefinitions.joinTables.map(\.name)).map { $0.lowercased() })
         var desired: [(key: String, isJoin: Bool, name: String)] = []
 
         for root in newLookup.roots {
@@ -70,7 +70,7 @@ extension MigrationPlanner {
         }
 
         // Final names: what keeps its name first, then the rest takes its new name if free.
-        var finalTaken: Set<String> = [SQLiteSchema.metadataTableName.lowercased(), SQLiteSchema.keysTableName.lowercased()]
+        var finalTaken: Set<String> = [SQLSchema.metadataTableName.lowercased(), SQLSchema.keysTableName.lowercased()]
         func current(_ entry: (key: String, isJoin: Bool, name: String)) -> Name {
             entry.isJoin ? names.joinTables[entry.key]! : names.tables[entry.key]!
         }

@@ -36,7 +36,7 @@ struct MigrationStep {
     /// Whether the step changes a table, a column or an index of a file at `old`.
     func changesStorage(from old: StoredSchema) -> Bool {
         !expand.isEmpty || !contract.isEmpty
-            || Set(SQLiteDefinitions(old).indexes.map { [$0.name, $0.sql] }) != Set(SQLiteDefinitions(target).indexes.map { [$0.name, $0.sql] })
+            || Set(SchemaDefinitions(old).indexes.map { [$0.name, $0.sql] }) != Set(SchemaDefinitions(target).indexes.map { [$0.name, $0.sql] })
     }
 }
 

@@ -1,4 +1,4 @@
-/// The rows of a file's `objectgraph-metadata` table: `format` (``SQLiteSchema/formatVersion``),
+/// The rows of a file's `objectgraph-metadata` table: `format` (``SQLSchema/formatVersion``),
 /// `fingerprint` (``ObjectModel/fingerprint``, which the first release compares), `schema`
 /// (the ``StoredSchema`` as JSON), `model-version` (the version of the model that last brought
 /// the file up to date) and one `stage:<name>` row per migration stage run on the file.
@@ -19,8 +19,8 @@ struct StoreMetadata: Equatable {
         Set(values.keys.filter { $0.hasPrefix(Self.stagePrefix) }.map { String($0.dropFirst(Self.stagePrefix.count)) })
     }
 
-    static func read(from connection: SQLiteConnection) throws(ObjectGraphError) -> StoreMetadata {
-        let statement = try connection.prepare(selectSQL(in: .sqlite))
+    static func read(from connection: some SQLConnection) throws(ObjectGraphError) -> StoreMetadata {
+        let statement = try connection.prepare(selectSQL(in: connection.dialect))
         defer { statement.reset() }
         var values: [String: String] = [:]
         while try statement.step() { values[statement.string(at: 0)] = statement.string(at: 1) }
@@ -34,7 +34,7 @@ struct StoreMetadata: Equatable {
         // exactly the files it can read.
         let laidOutAsNew = schema.hasSameNames(as: StoredSchema(model: model))
         var rows = [
-            "format": SQLiteSchema.formatVersion,
+            "format": SQLSchema.formatVersion,
             "fingerprint": laidOutAsNew ? model.fingerprint : "(laid out by a later version; see schema)",
             "schema": schema.encoded,
             "model-version": String(model.version),
@@ -45,19 +45,19 @@ struct StoreMetadata: Equatable {
 
     /// `SELECT key, value FROM …`: every row.
     static func selectSQL(in dialect: SQLDialect) -> String {
-        "SELECT key, value FROM \(dialect.quotedName(SQLiteSchema.metadataTableName))"
+        "SELECT key, value FROM \(dialect.quotedName(SQLSchema.metadataTableName))"
     }
 
     /// Inserts the row `(key, value)` from the first two parameters, or replaces its value.
     static func writeSQL(in dialect: SQLDialect) -> String {
         let sql = SQLBuilder(dialect)
-        return sql.upsert(into: SQLiteSchema.metadataTableName, columns: ["key", "value"], values: sql.parameters(from: 1, count: 2),
+        return sql.upsert(into: SQLSchema.metadataTableName, columns: ["key", "value"], values: sql.parameters(from: 1, count: 2),
                           conflictColumns: ["key"], updating: ["value"])
     }
 
     /// Inserts or replaces `rows`.
-    static func write(_ rows: [String: String], to connection: SQLiteConnection) throws(ObjectGraphError) {
-        let statement = try connection.prepare(writeSQL(in: .sqlite))
+    static func write(_ rows: [String: String], to connection: some SQLConnection) throws(ObjectGraphError) {
+        let statement = try connection.prepare(writeSQL(in: connection.dialect))
         for (key, value) in rows.sorted(by: { $0.key < $1.key }) {
             try statement.bind(key, at: 1)
             try statement.bind(value, at: 2)

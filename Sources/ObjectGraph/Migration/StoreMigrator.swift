@@ -10,10 +10,15 @@ import Foundation
 /// each runs once. A file at a higher version than the model is refused unchanged; a removal
 /// needs a higher version than the file's. Files of the first release, which recorded neither,
 /// are at version 0.
-struct StoreMigrator {
-    let connection: SQLiteConnection
+struct StoreMigrator<Connection: SQLConnection> {
+    let connection: Connection
     let model: ObjectModel
     let plan: MigrationPlan
+    /// A store on a layout that reads and writes through ``connection``, for a stage's contexts.
+    let makeStagingStore: (ObjectModel, StoredSchema) -> any PersistentStore
+    /// Called first thing in each transaction that changes the schema, so that two openers
+    /// take turns (SQLite's `BEGIN IMMEDIATE` already does; PostgreSQL takes a lock).
+    var lockSchema: () throws(ObjectGraphError) -> Void = {}
 
     /// What a file says about itself.
     struct FileState {
@@ -33,7 +38,7 @@ struct StoreMigrator {
     /// A new file's tables and metadata, for the model; inside the caller's transaction.
     func createFile() throws(ObjectGraphError) -> StoredSchema {
         let schema = StoredSchema(model: model)
-        for statement in SQLiteDefinitions(schema).creationStatements { try connection.execute(statement) }
+        for statement in SchemaDefinitions(schema, dialect: connection.dialect).creationStatements { try connection.execute(statement) }
         try StoreMetadata.write(StoreMetadata.rows(schema: schema, model: model), to: connection)
         return schema
     }
@@ -44,13 +49,15 @@ struct StoreMigrator {
         let state = try readState()
         if plan.erasesStoreOnModelChange, differsFromModel(state) {
             return try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema in
-                try eraseEverything()
+                try lockSchema()
+                try eraseEverything(state)
                 return try createFile()
             }
         }
         let steps = try planSteps(from: state)
         guard needsWriting(state, steps) else { return state.schema }
         return try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema in
+            try lockSchema()
             // Another connection may have migrated the file since the first look.
             var state = state
             var steps = steps
@@ -60,11 +67,12 @@ struct StoreMigrator {
                 steps = try planSteps(from: now)
                 guard needsWriting(state, steps) else { return state.schema }
             }
-            let executor = MigrationExecutor(connection: connection, rebuildsTables: plan.rebuildsTablesToDropColumns, model: model)
+            let executor = MigrationExecutor(
+                connection: connection, rebuildsTables: plan.rebuildsTablesToDropColumns && connection.dialect == .sqlite, model: model)
             for planned in steps {
                 try executor.run(planned.step) { () throws(ObjectGraphError) in
                     guard let stage = planned.stage else { return }
-                    try MigrationStageRunner.run(stage, step: planned.step, connection: connection)
+                    try MigrationStageRunner.run(stage, step: planned.step, path: connection.path, makeStore: makeStagingStore)
                 }
             }
             let final = steps.last?.step.target ?? state.schema
@@ -77,9 +85,9 @@ struct StoreMigrator {
     /// there is nothing to plan, decode or write. Most opens are of such a file, and this keeps
     /// them to reading one small table.
     private func unchangedSchema() throws(ObjectGraphError) -> StoredSchema? {
-        guard try connection.tableNames().contains(SQLiteSchema.metadataTableName) else { return nil }
+        guard try connection.tableNames().contains(SQLSchema.metadataTableName) else { return nil }
         let metadata = try StoreMetadata.read(from: connection)
-        guard metadata.format == SQLiteSchema.formatVersion, metadata.modelVersion == model.version, let text = metadata.schema else { return nil }
+        guard metadata.format == SQLSchema.formatVersion, metadata.modelVersion == model.version, let text = metadata.schema else { return nil }
         let (schema, encoded) = model.newFileSchema.value(for: model)
         return text == encoded ? schema : nil
     }
@@ -93,13 +101,14 @@ struct StoreMigrator {
     func readState() throws(ObjectGraphError) -> FileState {
         let path = connection.path
         let tables = try connection.tableNames()
-        guard tables.contains(SQLiteSchema.metadataTableName) else {
-            throw .incompatibleStore(path: path, message: "it is a SQLite database but not an ObjectGraph store; its tables are \(tables.sorted().joined(separator: ", "))")
+        guard tables.contains(SQLSchema.metadataTableName) else {
+            throw .incompatibleStore(
+                path: path, message: "it is a \(connection.dialect.name) database but not an ObjectGraph store; its tables are \(tables.sorted().joined(separator: ", "))")
         }
         let metadata = try StoreMetadata.read(from: connection)
         let format = metadata.format ?? "(none)"
-        guard format == SQLiteSchema.formatVersion else {
-            throw .incompatibleStore(path: path, message: "the file has store format \(format), this version reads format \(SQLiteSchema.formatVersion)")
+        guard format == SQLSchema.formatVersion else {
+            throw .incompatibleStore(path: path, message: "the file has store format \(format), this version reads format \(SQLSchema.formatVersion)")
         }
         if let text = metadata.schema {
             let described = StoredSchema.decodeFormat(text)
@@ -110,6 +119,9 @@ struct StoreMigrator {
                 throw .corruptStore(path: path, message: "its schema description cannot be read")
             }
             return FileState(metadata: metadata, schema: schema, version: metadata.modelVersion ?? 1, stages: metadata.stages, isLegacy: false)
+        }
+        guard connection.dialect == .sqlite else {
+            throw .incompatibleStore(path: path, message: "its metadata has no schema description")
         }
         let fingerprint = metadata.fingerprint ?? ""
         switch LegacySchema.reconstruct(fingerprint: fingerprint, model: StoredSchema(model: model), file: try fileTables()) {
@@ -122,7 +134,7 @@ struct StoreMigrator {
 
     private func fileTables() throws(ObjectGraphError) -> LegacySchema.FileTables {
         var file = LegacySchema.FileTables()
-        let columns = try connection.prepare("SELECT name FROM pragma_table_info(?1)")
+        let columns = try connection.prepare("SELECT name FROM pragma_table_info(?1)")  // SQLite only (see readState)
         for table in try connection.tableNames() {
             try columns.bind(table, at: 1)
             var names: [String] = []
@@ -130,9 +142,7 @@ struct StoreMigrator {
             columns.reset()
             file.columns[table] = names
         }
-        let indexes = try connection.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
-        defer { indexes.reset() }
-        while try indexes.step() { file.indexes[indexes.string(at: 0)] = indexes.string(at: 1) }
+        file.indexes = try connection.storeIndexes()
         return file
     }
 
@@ -196,9 +206,17 @@ struct StoreMigrator {
         return false
     }
 
-    private func eraseEverything() throws(ObjectGraphError) {
-        for table in try connection.tableNames().sorted() where !table.hasPrefix("sqlite_") {
-            for statement in MigrationOperation.dropTable(table).statements(in: .sqlite) { try connection.execute(statement) }
+    /// Drops the store's tables: in a SQLite file every table; in a PostgreSQL schema, which
+    /// may hold other tables, those the store's layout and its own bookkeeping name.
+    private func eraseEverything(_ state: FileState) throws(ObjectGraphError) {
+        var tables = try connection.tableNames().filter { !$0.hasPrefix("sqlite_") }
+        if connection.dialect != .sqlite {
+            let definitions = SchemaDefinitions(state.schema, dialect: connection.dialect)
+            let owned = Set((definitions.tables + definitions.joinTables + definitions.orderTables).map { connection.dialect.fittedName($0.name) })
+            tables = tables.filter { owned.contains($0) || $0.hasPrefix("objectgraph-") }
+        }
+        for table in tables.sorted() {
+            for statement in MigrationOperation.dropTable(table).statements(in: connection.dialect) { try connection.execute(statement) }
         }
     }
 }

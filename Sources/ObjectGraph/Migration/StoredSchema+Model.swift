@@ -37,7 +37,7 @@ extension StoredSchema {
         self = StoredSchema(entities: entities).laidOutAsNew()
     }
 
-    /// The description with the names a new file gives everything (see ``SQLiteSchema``): a
+    /// The description with the names a new file gives everything (see ``SQLSchema``): a
     /// table per hierarchy named after its root, a column per attribute and to-one named
     /// after its property (``SchemaNaming/columns(of:)``), a join table per to-many whose
     /// inverse is not to-one (``SchemaNaming/joinTable(own:other:)``).

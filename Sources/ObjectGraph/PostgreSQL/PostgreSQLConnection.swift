@@ -21,9 +21,15 @@ final class PostgreSQLConnection {
     private(set) var origin: PostgreSQLOrigin
     /// Prepared statements by text and parameter types, most recently used last.
     private var prepared: [PreparedKey: String] = [:]
+    /// The parameter types the server inferred for statements prepared without them (see
+    /// ``execute(_:inferringTypes:)``).
+    private var inferredTypes: [PreparedKey: [PostgreSQLType]] = [:]
     private var preparedOrder: [PreparedKey] = []
     private var preparedCount = 0
     private let log: SQLLog?
+    /// What the log says of the statements run now besides their SQL (see
+    /// ``SQLLogEntry/evaluatedInMemory``).
+    var logNote: [String] = []
     /// Set by ``close()``: every later call throws ``ObjectGraphError/storeClosed(path:)``.
     private(set) var isClosed = false
 
@@ -61,6 +67,15 @@ final class PostgreSQLConnection {
         return PQstatus(handle) == CONNECTION_OK
     }
 
+    /// The server's version as a number (`150004` for 15.4); `0` when not connected.
+    var serverVersion: Int { handle.map { Int(PQserverVersion($0)) } ?? 0 }
+
+    /// A setting the server reports on its own (`server_encoding`, `server_version`, …).
+    func parameterStatus(_ name: String) -> String? {
+        guard let handle, let value = PQparameterStatus(handle, name) else { return nil }
+        return String(cString: value)
+    }
+
     /// The server process serving this connection (`pg_backend_pid()`).
     var backendPID: Int32 { handle.map(PQbackendPID) ?? 0 }
 
@@ -84,6 +99,7 @@ final class PostgreSQLConnection {
         PQfinish(handle)
         self.handle = nil
         prepared = [:]
+        inferredTypes = [:]
         preparedOrder = []
     }
 
@@ -114,20 +130,59 @@ final class PostgreSQLConnection {
         }
     }
 
+    /// Runs one statement whose parameters take the types the server infers from the text: it
+    /// is prepared without types on first use, its parameter types read back (one more round
+    /// trip, once), and `encode` turns the caller's values into those types. What a store uses,
+    /// so that a value bound next to a `numeric` or `jsonb` column travels as one, with no
+    /// types repeated in the SQL.
+    @discardableResult
+    func execute(
+        _ sql: String, inferringTypes encode: ([PostgreSQLType]) throws(ObjectGraphError) -> [PostgreSQLValue]
+    ) throws(ObjectGraphError) -> PostgreSQLResult {
+        let handle = try liveHandle()
+        let key = PreparedKey(sql: sql, types: [])
+        var name = try preparedName(for: key, on: handle)
+        let parameters = try encode(try parameterTypes(of: key, name: name, on: handle))
+        return try timed(sql, parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
+            let inTransaction = isInTransaction
+            do throws(ObjectGraphError) {
+                return try executePrepared(named: name, sql, parameters, on: handle)
+            } catch {
+                guard case .postgreSQL(_, _, Self.outdatedPlan, _) = error, !inTransaction else { throw error }
+                forgetPrepared(key)
+                name = try preparedName(for: key, on: handle)
+                return try executePrepared(named: name, sql, parameters, on: handle)
+            }
+        }
+    }
+
+    /// The types of the parameters of the statement prepared as `name`, read once.
+    private func parameterTypes(of key: PreparedKey, name: String, on handle: OpaquePointer) throws(ObjectGraphError) -> [PostgreSQLType] {
+        if let known = inferredTypes[key] { return known }
+        let description = try check(PQdescribePrepared(handle, name), doing: key.sql)
+        let types = description.parameterTypes
+        inferredTypes[key] = types
+        return types
+    }
+
+    private func executePrepared(named name: String, _ sql: String, _ parameters: [PostgreSQLValue], on handle: OpaquePointer) throws(ObjectGraphError) -> PostgreSQLResult {
+        try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> PostgreSQLResult in
+            try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1), doing: sql)
+        }
+    }
+
     /// The SQLSTATE of a prepared statement whose tables changed under it.
     private static let outdatedPlan = "0A000"
 
     private func executePrepared(_ key: PreparedKey, _ parameters: [PostgreSQLValue], on handle: OpaquePointer) throws(ObjectGraphError) -> PostgreSQLResult {
-        let name = try preparedName(for: key, on: handle)
-        return try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> PostgreSQLResult in
-            try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1), doing: key.sql)
-        }
+        try executePrepared(named: try preparedName(for: key, on: handle), key.sql, parameters, on: handle)
     }
 
     /// Forgets a prepared statement (it is deallocated with the next ``discardPreparedStatements()``
     /// or the session; its name is never reused).
     private func forgetPrepared(_ key: PreparedKey) {
         prepared[key] = nil
+        inferredTypes[key] = nil
         preparedOrder.removeAll { $0 == key }
     }
 
@@ -137,6 +192,7 @@ final class PostgreSQLConnection {
         guard !prepared.isEmpty else { return }
         try executeOnce("DEALLOCATE ALL")
         prepared = [:]
+        inferredTypes = [:]
         preparedOrder = []
     }
 
@@ -251,6 +307,7 @@ final class PostgreSQLConnection {
         }
         if preparedOrder.count >= Self.preparedStatementCacheSize {
             let evicted = preparedOrder.removeFirst()
+            inferredTypes[evicted] = nil
             if let name = prepared.removeValue(forKey: evicted) {
                 _ = try check(PQexec(handle, "DEALLOCATE \(name)"), doing: "DEALLOCATE \(name)")
             }
@@ -336,7 +393,7 @@ final class PostgreSQLConnection {
         let start = ContinuousClock.now
         defer {
             let expanded = connectionString.scrub(PostgreSQLStatementText.expanding(sql, with: parameters))
-            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: ContinuousClock.now - start))
+            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: ContinuousClock.now - start, evaluatedInMemory: logNote))
         }
         return try run()
     }

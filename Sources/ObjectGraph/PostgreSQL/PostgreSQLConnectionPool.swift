@@ -85,6 +85,18 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with the writer outside any transaction, for work that runs its own (a store's
+    /// opening: its migration is one transaction, then its indexes another). Writes of this pool
+    /// wait meanwhile.
+    @discardableResult
+    func withWriter<Result>(_ body: (PostgreSQLConnection) throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        writePermit.wait()
+        defer { writePermit.signal() }
+        let (connection, _) = try borrow(writer: true)
+        defer { giveBack(connection, writer: true) }
+        return try body(connection)
+    }
+
     /// Closes the idle connections now and each lent one when it comes back; later calls throw
     /// ``ObjectGraphError/storeClosed(path:)``. Idempotent.
     func close() {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a PostgreSQL store numbers the history transactions its saves write, so that a reader
 /// that asks for "every history transaction after my token" gets each one exactly once, in
 /// commit order, with no gaps — from any connection, process or machine.
@@ -6,11 +8,11 @@
 /// commits, so transaction A can take 7, transaction B take 8 and commit first, and a reader
 /// that sees 8 and moves its token past it never sees 7 when A commits later.
 ///
-/// The clock is one row, `objectgraph-history-clock`, that every save updates as its last
-/// write before `COMMIT`:
+/// The clock is the history's state row (``HistorySQL``, `objectgraph-history-state`), whose
+/// `last_token` every save that records history advances as its last write before `COMMIT`:
 ///
 /// ```sql
-/// UPDATE "objectgraph-history-clock" SET token = token + 1 RETURNING token
+/// UPDATE "objectgraph-history-state" SET last_token = last_token + 1, writes = writes + 1 WHERE id = 1 RETURNING last_token AS token
 /// ```
 ///
 /// (in practice inside the statement that also writes the history rows and sends `NOTIFY`, sent
@@ -30,35 +32,38 @@
 ///
 /// Taking the clock last also rules out deadlocks: a transaction that holds it waits for no
 /// other lock (it only inserts its own new history rows after it), so no cycle can close.
+///
+/// (A ``PostgreSQLStore``'s writers also take turns for the whole of a save, see
+/// ``PostgreSQLStoreOpening/lockStore(on:)``; the clock keeps the history in commit order
+/// whatever the writers do before it.)
 enum PostgreSQLHistoryClock {
-    static let tableName = "objectgraph-history-clock"
-
-    /// Creates the clock at token 0 if it does not exist.
+    /// The history tables, with the clock at token 0, if they do not exist.
     static var creationStatements: [String] {
-        let table = SQLDialect.postgreSQL.quotedName(tableName)
-        return [
-            "CREATE TABLE IF NOT EXISTS \(table) (only_row boolean PRIMARY KEY DEFAULT TRUE CHECK (only_row), token bigint NOT NULL)",
-            "INSERT INTO \(table) (only_row, token) VALUES (TRUE, 0) ON CONFLICT (only_row) DO NOTHING",
-        ]
+        let sql = HistorySQL.postgreSQL
+        return sql.createTables + [sql.insertState.replacingOccurrences(of: SQLDialect.postgreSQL.placeholder(1), with: SQLDialect.postgreSQL.literal(UUID().uuidString))]
     }
 
-    static let advanceSQL = "UPDATE \(SQLDialect.postgreSQL.quotedName(tableName)) SET token = token + 1 RETURNING token"
-    static let currentSQL = "SELECT token FROM \(SQLDialect.postgreSQL.quotedName(tableName))"
+    static let advanceSQL = HistorySQL.postgreSQL.nextToken + " AS token"
+    static let currentSQL = HistorySQL.postgreSQL.selectLastToken
 
     /// Ends the save's transaction on `connection`: takes the next token, runs `historyInsert`
-    /// (an `INSERT` that reads the token from the common table `clock`, for example
-    /// `INSERT INTO history (token, author) SELECT token, $1 FROM clock`), sends the token as a
-    /// `NOTIFY` on `channel`, and commits — in one round trip. Call it after the save's last
-    /// write to the model's tables.
+    /// (an `INSERT` that reads the token from the common table `clock`, as
+    /// ``HistorySQL/insertTransactionFromClock`` does), sends the token as a `NOTIFY` on
+    /// `channel` (none when `nil`), and commits — in one round trip. Call it after the save's last write to the
+    /// model's tables.
     ///
     /// - Returns: the save's token.
     @discardableResult
     static func commit(
         on connection: PostgreSQLConnection, recording historyInsert: String, _ parameters: [PostgreSQLValue] = [],
-        notifying channel: String
+        notifying channel: String?
     ) throws(ObjectGraphError) -> Int64 {
+        let prefix = "WITH clock AS (\(advanceSQL)), recorded AS (\(historyInsert)) SELECT token"
+        guard let channel else {
+            return try token(from: connection.executeAndCommit("\(prefix) FROM clock", parameters), on: connection)
+        }
         let channelPlaceholder = SQLDialect.postgreSQL.placeholder(parameters.count + 1)
-        let sql = "WITH clock AS (\(advanceSQL)), recorded AS (\(historyInsert)) SELECT token, pg_notify(\(channelPlaceholder), token::text) FROM clock"
+        let sql = "\(prefix), pg_notify(\(channelPlaceholder), token::text) FROM clock"
         return try token(from: connection.executeAndCommit(sql, parameters + [.text(channel)]), on: connection)
     }
 
@@ -81,7 +86,7 @@ enum PostgreSQLHistoryClock {
     private static func token(from result: PostgreSQLResult, on connection: PostgreSQLConnection) throws(ObjectGraphError) -> Int64 {
         guard result.rowCount == 1, let token = try result.int64(row: 0, column: 0) else {
             throw .postgreSQL(server: connection.origin.server, database: connection.origin.database, code: "P0002",
-                              message: "the history clock \(tableName) has no row; the database was changed by hand")
+                              message: "the history state \(HistorySQL.stateTableName) has no row; the database was changed by hand")
         }
         return token
     }

@@ -6,6 +6,17 @@ import Foundation
 enum PostgreSQLNumeric {
     private static let negative: UInt16 = 0x4000
     private static let notANumber: UInt16 = 0xC000
+    private static let negativeInfinitySign: UInt16 = 0xF000
+
+    /// Whether the bytes are `-Infinity` (PostgreSQL 14 and later), which a store writes for a
+    /// `Decimal` NaN (see ``PostgreSQLValue/parameter(_:as:)``).
+    static func isNegativeInfinity(_ bytes: some Collection<UInt8>) -> Bool {
+        guard bytes.count >= 8 else { return false }
+        let start = bytes.startIndex
+        let high = bytes[bytes.index(start, offsetBy: 4)]
+        let low = bytes[bytes.index(start, offsetBy: 5)]
+        return UInt16(high) << 8 | UInt16(low) == negativeInfinitySign
+    }
 
     /// The value, or `nil` for bytes that are not a numeric or for ±infinity, which `Decimal`
     /// cannot hold. NaN is `Decimal.nan`.

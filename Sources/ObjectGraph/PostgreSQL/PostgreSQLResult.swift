@@ -29,6 +29,11 @@ final class PostgreSQLResult {
     /// The command tag: `INSERT 0 1`, `COMMIT`, `ROLLBACK`, …
     var commandStatus: String { String(cString: PQcmdStatus(handle)) }
 
+    /// The types of a described statement's parameters (from `PQdescribePrepared`).
+    var parameterTypes: [PostgreSQLType] {
+        (0..<Int(PQnparams(handle))).map { PostgreSQLType(rawValue: PQparamtype(handle, Int32($0))) }
+    }
+
     func columnName(_ column: Int) -> String { String(cString: PQfname(handle, Int32(column))) }
 
     func columnType(_ column: Int) -> PostgreSQLType { PostgreSQLType(rawValue: PQftype(handle, Int32(column))) }
@@ -54,6 +59,7 @@ final class PostgreSQLResult {
         case .timestamptz, .timestamp:
             return .timestamp(PostgreSQLValue.date(microsecondsSince2000: try integer(bytes, column: column)))
         case .numeric:
+            if PostgreSQLNumeric.isNegativeInfinity(bytes) { return .literal(PostgreSQLValue.negativeInfinity) }
             guard let decimal = PostgreSQLNumeric.decimal(fromBinary: bytes) else { throw mismatch(column: column, expected: "a finite numeric") }
             return .numeric(decimal)
         default:

@@ -22,6 +22,9 @@ enum PostgreSQLValue: Equatable, Sendable {
     case numeric(Decimal)
     /// `jsonb`, as its JSON text.
     case jsonb(String)
+    /// A value of any type in its text form, which the server parses as the parameter's type
+    /// (a number for an `integer` parameter, `-Infinity` for a `numeric` one).
+    case literal(String)
 
     /// The type the server is told the parameter has (`0` lets it infer one, for `NULL`).
     var typeOID: PostgreSQLType {
@@ -36,13 +39,16 @@ enum PostgreSQLValue: Equatable, Sendable {
         case .timestamp: .timestamptz
         case .numeric: .numeric
         case .jsonb: .jsonb
+        case .literal: .unspecified
         }
     }
 
-    /// `1` for binary, `0` for text (only `numeric`).
+    /// `1` for binary, `0` for text (`numeric` and literals).
     var format: Int32 {
-        if case .numeric = self { return 0 }
-        return 1
+        switch self {
+        case .numeric, .literal: 0
+        default: 1
+        }
     }
 
     /// The bytes libpq sends; `nil` for `NULL`.
@@ -58,6 +64,7 @@ enum PostgreSQLValue: Equatable, Sendable {
         case .timestamp(let value): Self.bigEndianBytes(of: UInt64(bitPattern: Self.microsecondsSince2000(value)))
         case .numeric(let value): Array(value.description.utf8)
         case .jsonb(let value): [1] + Array(value.utf8)  // jsonb's binary form: version 1, then the text
+        case .literal(let value): Array(value.utf8)
         }
     }
 
@@ -74,6 +81,7 @@ enum PostgreSQLValue: Equatable, Sendable {
         case .timestamp(let value): "to_timestamp(\(value.timeIntervalSince1970))"
         case .numeric(let value): "\(value)::numeric"
         case .jsonb(let value): SQLQuoting.enclosed(value, in: UInt8(ascii: "'")) + "::jsonb"
+        case .literal(let value): SQLQuoting.enclosed(value, in: UInt8(ascii: "'"))
         }
     }
 

@@ -86,6 +86,11 @@ enum ExpressionKinds {
     static func conjuncts(of expression: any PredicateExpression<Bool>) -> (left: any PredicateExpression<Bool>, right: any PredicateExpression<Bool>)? {
         kind(of: expression).conjunction?.conjuncts(of: expression)
     }
+
+    /// Whether `expression` is a string's `contains` or `starts(with:)`.
+    static func isStringTest(_ expression: any PredicateExpression) -> Bool {
+        expression is any StringTestExpression
+    }
 }
 
 extension TranslatableExpression {
@@ -101,4 +106,5 @@ extension ConjunctionExpression {
         let conjunction = expression as! Self
         return (conjunction.left, conjunction.right)
     }
+
 }

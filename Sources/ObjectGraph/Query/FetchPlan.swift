@@ -58,9 +58,9 @@ extension ManagedObjectContext {
         }
         let resolver = LayoutKeyPathResolver(model: model)
         func translate(allowsRelationships: Bool = true) -> (TranslatedPredicate, (keys: [QuerySortKey]?, unknownKeyPaths: [UnknownKeyPath])) {
-            var translator = PredicateTranslator(model: model, resolver: resolver, allowsRelationships: allowsRelationships)
+            var translator = PredicateTranslator(model: model, resolver: resolver, allowsRelationships: allowsRelationships, dialect: engine.dialect)
             let predicate = request.predicate.map { translator.translate($0, on: entity) } ?? .everything
-            return (predicate, SortTranslator.translate(request.sortDescriptors, on: entity, resolver: resolver))
+            return (predicate, SortTranslator.translate(request.sortDescriptors, on: entity, resolver: resolver, dialect: engine.dialect))
         }
         var (predicate, sorts) = translate()
         // A key path past a relationship is met only once the hop before it is known: learn

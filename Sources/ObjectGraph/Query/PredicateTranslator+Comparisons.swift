@@ -88,11 +88,23 @@ extension PredicateTranslator {
     }
 
     /// `base.contains(argument)` or `base.starts(with: argument)` on strings.
-    func stringTest(_ test: QueryStringTest, _ base: QueryTerm, _ argument: QueryTerm) throws(Untranslatable) -> QueryTerm {
+    ///
+    /// Swift compares characters (grapheme clusters, by canonical equivalence). A dialect that
+    /// cannot (PostgreSQL) compares the Unicode scalars of both strings in NFC instead: that
+    /// finds every row Swift finds and a few more (`"q\u{301}"` holds the scalar `q`, not the
+    /// character), so it only narrows — the test is checked again in memory — and only where it
+    /// is a conjunct of its own: under a `!` or an `||` a wider answer would be a wrong one.
+    mutating func stringTest(_ test: QueryStringTest, _ base: QueryTerm, _ argument: QueryTerm) throws(Untranslatable) -> QueryTerm {
         let base = try value(of: base)
         let argument = try value(of: argument)
         guard base.type == .string, argument.type == .string, !base.isOptional, !argument.isOptional else {
             throw Untranslatable(reason: "\(test.rawValue) on values that are not strings")
+        }
+        if !dialect.comparesCharacters {
+            guard conjunctIsStringTest else {
+                throw Untranslatable(reason: "\(dialect.name) compares Unicode scalars, not characters, and this \(test.rawValue) is inside other logic")
+            }
+            narrowedStringTest = true
         }
         return .condition(.string(test, base, argument))
     }
@@ -101,7 +113,7 @@ extension PredicateTranslator {
     /// nothing of the object and was worked out before.)
     func negate<Output>(_ term: QueryTerm, as type: Output.Type) throws(Untranslatable) -> QueryTerm {
         let value = try value(of: term)
-        let number = try Self.number(of: type, for: value)
+        let number = try number(of: type, for: value)
         return .value(.negation(number, value))
     }
 
@@ -110,14 +122,19 @@ extension PredicateTranslator {
         let left = try value(of: lhs)
         let right = try value(of: rhs)
         guard left.type == right.type else { throw Untranslatable(reason: "arithmetic on values of different stored types") }
-        let number = try Self.number(of: type, for: left)
+        let number = try number(of: type, for: left)
         return .value(.arithmetic(op, number, left, right))
     }
 
     /// The type arithmetic in `Output` runs in, if SQL can give its results exactly.
-    private static func number<Output>(of type: Output.Type, for value: QueryValue) throws(Untranslatable) -> QueryNumber {
+    private func number<Output>(of type: Output.Type, for value: QueryValue) throws(Untranslatable) -> QueryNumber {
         if let kind = IntegerKind(type), value.type == .integer { return .integer(kind) }
-        if type == Double.self, value.type == .double { return .double }
+        if type == Double.self, value.type == .double {
+            guard dialect.computesDoubles else {
+                throw Untranslatable(reason: "arithmetic in Double, which \(dialect.name) does not compute as Swift does (it raises on overflow and division by zero)")
+            }
+            return .double
+        }
         throw Untranslatable(reason: "arithmetic in \(type), which SQL does not compute as Swift does")
     }
 

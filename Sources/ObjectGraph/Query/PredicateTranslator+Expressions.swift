@@ -155,6 +155,13 @@ extension PredicateExpressions.SequenceAllSatisfy: TranslatableExpression {
     var boundVariable: PredicateExpressions.VariableID? { variable.key }
 }
 
+/// `contains` and `starts(with:)` on strings, told apart from other nodes without knowing their
+/// generic arguments (see ``PredicateTranslator/stringTest(_:_:_:)``).
+protocol StringTestExpression {}
+
+extension PredicateExpressions.CollectionContainsCollection: StringTestExpression {}
+extension PredicateExpressions.SequenceStartsWith: StringTestExpression {}
+
 extension PredicateExpressions.CollectionContainsCollection: TranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(Untranslatable) -> QueryTerm {
         try translator.stringTest(.contains, translator.term(base), translator.term(other))

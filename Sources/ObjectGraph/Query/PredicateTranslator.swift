@@ -24,6 +24,9 @@ struct PredicateTranslator {
     /// Whether relationship hops may be translated (off when unsaved changes to related objects
     /// cannot be accounted for).
     let allowsRelationships: Bool
+    /// The SQL the condition will be written in: what it can answer exactly decides what stays
+    /// in memory (see ``SQLDialect/comparesCharacters`` and ``SQLDialect/computesDoubles``).
+    let dialect: SQLDialect
 
     /// What each predicate variable stands for.
     private var bindings: [PredicateExpressions.VariableID: QueryTerm] = [:]
@@ -37,10 +40,17 @@ struct PredicateTranslator {
     private var relationshipPaths: [[QueryRelationshipStep]] = []
     private var unknownKeyPaths: [UnknownKeyPath] = []
 
-    init(model: ObjectModel, resolver: any QueryKeyPathResolver, allowsRelationships: Bool = true) {
+    /// Whether the conjunct being translated is a string test itself (not inside other logic),
+    /// which a dialect that cannot compare characters may narrow by (see ``stringTest(_:_:_:)``).
+    private(set) var conjunctIsStringTest = false
+    /// Set when the conjunct's string test was written as a narrowing only, to be checked in memory.
+    var narrowedStringTest = false
+
+    init(model: ObjectModel, resolver: any QueryKeyPathResolver, allowsRelationships: Bool = true, dialect: SQLDialect = .sqlite) {
         self.model = model
         self.resolver = resolver
         self.allowsRelationships = allowsRelationships
+        self.dialect = dialect
     }
 
     /// Translates `predicate` on rows of `entity`.
@@ -57,6 +67,8 @@ struct PredicateTranslator {
         var isExact = true
         for (index, conjunct) in conjuncts.enumerated() {
             unwrapFailures = []
+            conjunctIsStringTest = !dialect.comparesCharacters && ExpressionKinds.isStringTest(conjunct)
+            narrowedStringTest = false
             do throws(Untranslatable) {
                 var condition = try self.condition(conjunct)
                 if condition.mayRaise, !inMemory.isEmpty {
@@ -75,6 +87,9 @@ struct PredicateTranslator {
                 if !unwrapFailures.isEmpty {
                     isExact = false
                     inMemory.append(InMemoryPart(expression: conjunct, reason: "its forced unwraps are checked in memory"))
+                } else if narrowedStringTest {
+                    isExact = false
+                    inMemory.append(InMemoryPart(expression: conjunct, reason: Self.stringNarrowingReason))
                 }
                 earlierFailures += unwrapFailures
             } catch {
@@ -129,6 +144,8 @@ struct PredicateTranslator {
         guard let known = expression as? any TranslatableExpression else { return true }
         return known.throwsItself || known.subexpressions.contains { mayThrow($0) }
     }
+
+    static let stringNarrowingReason = "PostgreSQL narrows the rows by Unicode scalars; the characters are compared in memory"
 
     // MARK: Terms
 

@@ -2,18 +2,19 @@ import Foundation
 import Streams
 import Synchronization
 
-/// One statement the SQLite store ran, as the SQL log reports it.
+/// One statement a SQL store (SQLite or PostgreSQL) ran, as the SQL log reports it.
 ///
 /// ```swift
 /// container.sqlLogHandler = { entry in print(entry) }
 /// // ObjectGraph SQL 0.041 ms: SELECT r.pk, … FROM "Profile" AS r WHERE r."username" COLLATE og_string = 'ada' …
 /// ```
 public struct SQLLogEntry: Sendable, CustomStringConvertible {
-    /// The statement as prepared, with numbered placeholders (`?1`).
+    /// The statement as prepared, with numbered placeholders (`?1` in SQLite, `$1` in PostgreSQL).
     public let sql: String
     /// The statement with its bound values written in.
     public let expandedSQL: String
-    /// How long SQLite took to run it, from its first step to its reset.
+    /// How long it took: in SQLite from its first step to its reset, in PostgreSQL the round
+    /// trip to the server.
     public let duration: Duration
     /// For a fetch whose predicate SQL answers only in part, each conjunct evaluated in memory
     /// on the rows this statement returns, with the reason (`"… : a regular expression"`);
@@ -96,8 +97,8 @@ final class SQLLog: @unchecked Sendable {  // `lock` protects `handler` and `pen
 extension PersistentContainer {
     /// Called with every SQL statement the store runs and how long it took, like Core Data's
     /// `-com.apple.CoreData.SQLDebug 1`; `nil` (the default) logs nothing. Setting the
-    /// environment variable `OBJECTGRAPH_SQL_LOG=1` starts every SQLite store with a handler that
-    /// prints to standard error.
+    /// environment variable `OBJECTGRAPH_SQL_LOG=1` starts every SQL store with a handler that
+    /// prints to standard error. A PostgreSQL store's log never shows the password.
     ///
     /// ```swift
     /// container.sqlLogHandler = { entry in print(entry.sql, entry.duration) }
@@ -106,7 +107,7 @@ extension PersistentContainer {
     /// The handler runs on the thread that ran the statement, after the store has finished with
     /// it; it may use the container. An in-memory store runs no SQL.
     public var sqlLogHandler: (@Sendable (SQLLogEntry) -> Void)? {
-        get { (coordinator.store as? SQLiteStore)?.sqlLog.currentHandler }
-        set { (coordinator.store as? SQLiteStore)?.sqlLog.setHandler(newValue) }
+        get { (coordinator.store as? any SQLStore)?.sqlLog.currentHandler }
+        set { (coordinator.store as? any SQLStore)?.sqlLog.setHandler(newValue) }
     }
 }

@@ -7,7 +7,7 @@ struct SQLStatementText: Sendable, Equatable {
 /// Builds the statements of a ``StoreQuery``: rows, IDs, a count, and rows by key. Every
 /// statement reads the hierarchy's table as `r` and names its rows' entities in the `WHERE`.
 struct SQLQueryBuilder {
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let model: ObjectModel
 
     /// `SELECT` of whole rows, readable with the mapping of `query`'s one entity; `nil` when
@@ -19,7 +19,7 @@ struct SQLQueryBuilder {
 
     /// `SELECT r.pk, r.entity` (the entity only when the hierarchy has several).
     func identifiers(_ query: StoreQuery) -> SQLStatementText {
-        let table = SQLQueryRenderer.name(schema.table(of: query.entities[0]))
+        let table = SQLQueryRenderer.name(schema.table(of: query.entities[0]), in: schema.dialect)
         let columns = hierarchyHasSeveralEntities(query) ? "r.pk, r.entity" : "r.pk"
         return statement("SELECT \(columns) FROM \(table) AS r", query, filter: entityFilter(query))
     }
@@ -30,16 +30,16 @@ struct SQLQueryBuilder {
         unordered.sortKeys = nil
         unordered.limit = nil
         unordered.offset = 0
-        let table = SQLQueryRenderer.name(schema.table(of: query.entities[0]))
+        let table = SQLQueryRenderer.name(schema.table(of: query.entities[0]), in: schema.dialect)
         return statement("SELECT count(*) FROM \(table) AS r", unordered, filter: entityFilter(query))
     }
 
-    /// The rows of `entity` whose keys are in the JSON array bound to `?1`: one statement
-    /// whatever the number of keys.
+    /// The rows of `entity` whose keys are in the JSON array bound to the first parameter: one
+    /// statement whatever the number of keys.
     func rows(of entity: EntityDescription) -> String? {
         guard let mapping = schema.mappings[entity] else { return nil }
         let filter = mapping.entityFilter.map { " AND \($0)" } ?? ""
-        return mapping.selectFromTable + " WHERE r.pk IN (SELECT value FROM json_each(?1))" + filter
+        return mapping.selectFromTable + " WHERE r.pk IN \(schema.dialect.keyList(parameter: 1))" + filter
     }
 
     /// One row of exactly `entity`.
@@ -63,8 +63,14 @@ struct SQLQueryBuilder {
         if let keys = query.sortKeys {
             sql += " ORDER BY " + renderer.orderBy(keys, entityTieBreak: entityTieBreak)
         }
-        if query.limit != nil || query.offset > 0 {
-            sql += " LIMIT \(renderer.bind(.integer(Int64(query.limit ?? -1))))"
+        switch schema.dialect {
+        case .sqlite:
+            if query.limit != nil || query.offset > 0 {
+                sql += " LIMIT \(renderer.bind(.integer(Int64(query.limit ?? -1))))"
+                if query.offset > 0 { sql += " OFFSET \(renderer.bind(.integer(Int64(query.offset))))" }
+            }
+        case .postgreSQL:
+            if let limit = query.limit { sql += " LIMIT \(renderer.bind(.integer(Int64(limit))))" }
             if query.offset > 0 { sql += " OFFSET \(renderer.bind(.integer(Int64(query.offset))))" }
         }
         return SQLStatementText(sql: sql, bindings: renderer.bindings)

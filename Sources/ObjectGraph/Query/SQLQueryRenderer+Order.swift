@@ -5,7 +5,7 @@ extension SQLQueryRenderer {
     /// the entity is left out when every row is of one entity.
     mutating func orderBy(_ keys: [QuerySortKey], entityTieBreak: Bool) -> String {
         orderTerms(keys, entityTieBreak: entityTieBreak, boundary: nil).map { term in
-            term.expression + (term.collation.map { " COLLATE \($0)" } ?? "") + (term.descending ? " DESC" : "")
+            term.expression + (term.collation.map { " COLLATE \($0)" } ?? "") + (term.descending ? " DESC" : "") + term.nullsPlacement
         }.joined(separator: ", ")
     }
 
@@ -29,11 +29,14 @@ extension SQLQueryRenderer {
         let descending: Bool
         /// The boundary's value as a placeholder, or `nil` for NULL.
         let boundary: String?
+        var dialect: SQLDialect = .sqlite
+        /// Whether the expression can be NULL (PostgreSQL then says where NULLs go).
+        var isOptional = false
 
         private var collated: String { expression + (collation.map { " COLLATE \($0)" } ?? "") }
 
         var equalsBoundary: String {
-            boundary.map { "\(collated) IS \($0)" } ?? "\(expression) IS NULL"
+            boundary.map { "\(collated) \(dialect.isOperator) \($0)" } ?? "\(expression) IS NULL"
         }
 
         /// NULL comes first going forward, last in reverse.
@@ -42,8 +45,15 @@ extension SQLQueryRenderer {
             case (false, let value?): "\(collated) > \(value)"
             case (false, nil): "\(expression) IS NOT NULL"
             case (true, let value?): "(\(collated) < \(value) OR \(expression) IS NULL)"
-            case (true, nil): "0"
+            case (true, nil): dialect.booleanLiteral(false)
             }
+        }
+
+        /// SQLite sorts NULL first going forward and last in reverse, as Swift sorts nil;
+        /// PostgreSQL the other way round unless told.
+        var nullsPlacement: String {
+            guard dialect == .postgreSQL, isOptional else { return "" }
+            return descending ? " NULLS LAST" : " NULLS FIRST"
         }
     }
 
@@ -54,7 +64,8 @@ extension SQLQueryRenderer {
         for (index, key) in keys.enumerated() {
             let value = boundary.map { $0.values[index] }
             let expression = self.value(key.value)
-            if key.value.type.isFloatingPoint {
+            switch dialect {
+            case .sqlite where key.value.type.isFloatingPoint:
                 // NaN after every number (before, in reverse), -0.0 with 0.0, nil first.
                 let number = value?.floatingValue
                 terms.append(OrderTerm(
@@ -63,17 +74,26 @@ extension SQLQueryRenderer {
                 terms.append(OrderTerm(
                     expression: "CASE WHEN typeof(\(expression)) = 'blob' THEN 0.0 ELSE \(expression) END", collation: nil,
                     descending: key.reverse, boundary: number.map { bind(.double($0.isNaN || $0 == 0 ? 0.0 : $0)) }))
-            } else {
+            case .sqlite:
                 let bound = value.flatMap { $0 == .null ? nil : bind($0) }
                 terms.append(OrderTerm(expression: expression, collation: key.collation?.sqlName, descending: key.reverse, boundary: bound))
+            case .postgreSQL:
+                // `float8` sorts NaN after every number and -0 with 0 already; strings sort as
+                // they compare (the translator sends only Swift's own string order here).
+                let isString = key.value.type == .string
+                let bound = value.flatMap { $0 == .null ? nil : (isString ? collatedOperand(bind($0)) : bind($0)) }
+                terms.append(OrderTerm(
+                    expression: isString ? PostgreSQLQueryFunctions.normalized(expression) : expression, collation: isString ? "\"C\"" : nil,
+                    descending: key.reverse, boundary: bound, dialect: .postgreSQL, isOptional: key.value.isOptional))
             }
         }
         if entityTieBreak {
             terms.append(OrderTerm(
-                expression: "\(rootAlias).entity", collation: SQLiteQueryFunctions.stringCollation, descending: false,
-                boundary: boundary.map { bind(.string($0.entityName)) }))
+                expression: "\(rootAlias).entity", collation: dialect == .sqlite ? SQLiteQueryFunctions.stringCollation : "\"C\"", descending: false,
+                boundary: boundary.map { bind(.string($0.entityName)) }, dialect: dialect))
         }
-        terms.append(OrderTerm(expression: "\(rootAlias).pk", collation: nil, descending: false, boundary: boundary.map { bind(.integer($0.primaryKey)) }))
+        terms.append(OrderTerm(
+            expression: "\(rootAlias).pk", collation: nil, descending: false, boundary: boundary.map { bind(.integer($0.primaryKey)) }, dialect: dialect))
         return terms
     }
 }

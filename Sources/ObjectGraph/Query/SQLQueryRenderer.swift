@@ -1,10 +1,10 @@
 import Foundation
 
-/// Writes translated conditions, values and sort keys as SQLite expressions, with numbered
-/// placeholders (`?1`, `?2`, …) whose values collect in ``bindings``; a piece of text may be
-/// written twice and still name the same values.
+/// Writes translated conditions, values and sort keys as SQL expressions in the schema's
+/// dialect, with numbered placeholders (`?1`, `?2`, … or `$1`, `$2`, …) whose values collect in
+/// ``bindings``; a piece of text may be written twice and still name the same values.
 ///
-/// The SQL gives Swift's answer for every stored form:
+/// The SQL gives Swift's answer for every stored form. In SQLite:
 /// - strings compare with the `og_string` collation (Swift's `==` and `<`), which an index must
 ///   be declared with to serve them (see ``SQLiteQueryFunctions/indexedColumn(_:type:)``);
 /// - doubles and dates are stored as REAL, except NaN and -0.0, stored as 8-byte blobs: `x < c`
@@ -16,10 +16,22 @@ import Foundation
 /// - `Date` has only its own `<`; its `<=` and `>=` are `Comparable`'s `!(b < a)`, true with a
 ///   NaN, and are written so.
 ///
+/// In PostgreSQL (see ``SQLDialect/postgreSQL``):
+/// - strings compare as `normalize(x, NFC) COLLATE "C"`: Unicode's canonical composition, then
+///   byte order, which is Swift's `==` and `<` (declared indexes use the same expression);
+/// - `float8` equates `-0` and `0` as Swift does, but its NaN equals itself and sorts after
+///   every number: `x > c` and `x >= c` also say `x <> 'NaN'`, and two computed doubles are
+///   compared with the NaN cases written out;
+/// - `==` and `!=` on optionals are `IS NOT DISTINCT FROM` and `IS DISTINCT FROM`;
+/// - integer arithmetic that may trap calls the store's `og_arith` function, which raises
+///   Swift's trap (``PostgreSQLQueryFunctions``); `Double` arithmetic and `contains`/`starts(with:)`
+///   on characters stay in memory (the translator knows, see ``PredicateTranslator``), the
+///   string tests after narrowing the rows by Unicode scalars.
+///
 /// The fetched row's alias is a parameter, so that a batch `UPDATE` or `DELETE` can name its
 /// table directly.
 struct SQLQueryRenderer {
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let model: ObjectModel
     /// The name the fetched row goes by (`r` in a `SELECT … FROM "Content" AS r`).
     let rootAlias: String
@@ -27,11 +39,14 @@ struct SQLQueryRenderer {
     private(set) var bindings: [PropertyValue] = []
     private var nextHopAlias = 1
 
-    init(schema: SQLiteSchema, model: ObjectModel, rootAlias: String = "r") {
+    init(schema: SQLSchema, model: ObjectModel, rootAlias: String = "r") {
         self.schema = schema
         self.model = model
         self.rootAlias = rootAlias
     }
+
+    /// The SQL written.
+    var dialect: SQLDialect { schema.dialect }
 
     static let negativeZero = "X'8000000000000000'"
     /// Lists longer than this are bound as one JSON array when JSON can carry their values.
@@ -57,24 +72,28 @@ struct SQLQueryRenderer {
     }
     static let emptyBlob = "X''"
 
+    /// `true` and `false` as conditions.
+    private var always: String { dialect.booleanLiteral(true) }
+    private var never: String { dialect.booleanLiteral(false) }
+
     // MARK: Conditions
 
     mutating func condition(_ condition: QueryCondition) -> String {
         switch condition {
         case .constant(let value):
-            return value ? "1" : "0"
+            return dialect.booleanLiteral(value)
         case .and(let parts):
-            guard !parts.isEmpty else { return "1" }
+            guard !parts.isEmpty else { return always }
             // An `.ordered` part carries the guards it needs (the translator's top level).
             if parts.count > 1, parts.contains(where: { if case .ordered = $0 { false } else { $0.mayRaise } }) {
                 return inOrder(parts, stoppingAt: false)
             }
             return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " AND ") + ")"
         case .ordered(let parts):
-            guard !parts.isEmpty else { return "1" }
+            guard !parts.isEmpty else { return always }
             return parts.count == 1 ? self.condition(parts[0]) : inOrder(parts, stoppingAt: false)
         case .or(let parts):
-            guard !parts.isEmpty else { return "0" }
+            guard !parts.isEmpty else { return never }
             if parts.count > 1, condition.mayRaise { return inOrder(parts, stoppingAt: true) }
             return parts.count == 1 ? self.condition(parts[0]) : "(" + parts.map { self.condition($0) }.joined(separator: " OR ") + ")"
         case .not(.isNil(let value)):
@@ -87,11 +106,11 @@ struct SQLQueryRenderer {
             return self.value(value) + " IS NULL"
         case .isTrue(let value):
             if case .condition(let inner) = value { return self.condition(inner) }
-            return self.value(value) + " = 1"
+            return self.value(value) + " = " + always
         case let .isIn(value, values):
             return isIn(value, values)
         case .exists(let row):
-            guard case let .target(key, entity) = row else { return "1" }
+            guard case let .target(key, entity) = row else { return always }
             let alias = hopAlias()
             return "EXISTS (SELECT 1 FROM \(table(of: entity)) AS \(alias) WHERE \(alias).pk = \(self.value(key)))"
         case let .anyTarget(toMany, scope, test):
@@ -99,15 +118,25 @@ struct SQLQueryRenderer {
             if case .constant(true) = test { return "EXISTS (SELECT 1 \(from) WHERE \(filter))" }
             return "EXISTS (SELECT 1 \(from) WHERE \(filter) AND \(self.condition(test)))"
         case let .entityIn(row, names):
-            guard case .scope(let scope, _) = row else { return "0" }
-            let list = names.compactMap(model.entity(named:)).map(schema.rowName(of:)).sorted().map(SQLiteSchema.literal).joined(separator: ", ")
+            guard case .scope(let scope, _) = row else { return never }
+            let list = names.compactMap(model.entity(named:)).map(schema.rowName(of:)).sorted().map(dialect.literal).joined(separator: ", ")
             return "\(alias(ofScope: scope)).entity IN (\(list))"
         case let .string(test, base, argument):
-            let function = switch test {
-            case .contains: SQLiteQueryFunctions.containsFunction
-            case .startsWith: SQLiteQueryFunctions.startsWithFunction
+            switch dialect {
+            case .sqlite:
+                let function = switch test {
+                case .contains: SQLiteQueryFunctions.containsFunction
+                case .startsWith: SQLiteQueryFunctions.startsWithFunction
+                }
+                return "\(function)(\(value(base)), \(value(argument)))"
+            case .postgreSQL:
+                // Unicode scalars in NFC: a narrowing that memory checks again (see the type).
+                let (base, argument) = (PostgreSQLQueryFunctions.normalized(value(base)), PostgreSQLQueryFunctions.normalized(value(argument)))
+                return switch test {
+                case .contains: "strpos(\(base), \(argument)) > 0"
+                case .startsWith: "starts_with(\(base), \(argument))"
+                }
             }
-            return "\(function)(\(value(base)), \(value(argument)))"
         }
     }
 
@@ -117,7 +146,7 @@ struct SQLQueryRenderer {
     private mutating func inOrder(_ parts: [QueryCondition], stoppingAt stop: Bool) -> String {
         var text = "(CASE"
         for part in parts.dropLast() {
-            text += stop ? " WHEN \(condition(part)) THEN 1" : " WHEN NOT \(parenthesized(condition(part))) THEN 0"
+            text += stop ? " WHEN \(condition(part)) THEN \(always)" : " WHEN NOT \(parenthesized(condition(part))) THEN \(never)"
         }
         return text + " ELSE \(parenthesized(condition(parts[parts.count - 1]))) END)"
     }
@@ -146,30 +175,87 @@ struct SQLQueryRenderer {
             switch op {
             case .equal: return value(lhs) + " IS NULL"
             case .notEqual: return value(lhs) + " IS NOT NULL"
-            default: return "0"  // Swift has no ordering with nil
+            default: return never  // Swift has no ordering with nil
             }
         }
         let nullable = lhs.isOptional || rhs.isOptional
         if lhs.type.isFloatingPoint {
-            if let constant = rhs.floatingConstant { return compare(lhs, op, constant) }
+            if let constant = rhs.floatingConstant {
+                return dialect == .sqlite ? compare(lhs, op, constant) : compareInPostgreSQL(lhs, op, constant)
+            }
+            guard dialect == .sqlite else { return compareDoublesInPostgreSQL(value(lhs), op, value(rhs)) }
             return "\(SQLiteQueryFunctions.compareDoubleFunction)(\(SQLiteQueryFunctions.code(of: op)), \(value(lhs)), \(value(rhs)))"
         }
-        let left = lhs.type == .string ? value(lhs) + " COLLATE \(SQLiteQueryFunctions.stringCollation)" : value(lhs)
-        let sqlOperator = switch op {
-        case .equal: nullable ? "IS" : "="
-        case .notEqual: nullable ? "IS NOT" : "<>"
+        let (left, right) = lhs.type == .string ? (collated(value(lhs)), collatedOperand(value(rhs))) : (value(lhs), value(rhs))
+        return "\(left) \(sqlOperator(op, nullable: nullable)) \(right)"
+    }
+
+    /// The SQL operator for `op`; `==` and `!=` treat nil as a value when an operand may be nil.
+    private func sqlOperator(_ op: QueryComparison, nullable: Bool) -> String {
+        switch op {
+        case .equal: nullable ? dialect.isOperator : "="
+        case .notEqual: nullable ? dialect.isNotOperator : "<>"
         case .less: "<"
         case .lessOrEqual: "<="
         case .greater: ">"
         case .greaterOrEqual: ">="
         }
-        return "\(left) \(sqlOperator) \(value(rhs))"
+    }
+
+    /// A string expression as it compares and sorts with Swift's `==` and `<`: collated with
+    /// `og_string` in SQLite, NFC-normalised and compared byte by byte in PostgreSQL.
+    func collated(_ expression: String) -> String {
+        switch dialect {
+        case .sqlite: expression + " COLLATE \(SQLiteQueryFunctions.stringCollation)"
+        case .postgreSQL: PostgreSQLQueryFunctions.normalized(expression) + " COLLATE \"C\""
+        }
+    }
+
+    /// The other side of a string comparison: as it is in SQLite (the left side's collation
+    /// decides), NFC-normalised in PostgreSQL.
+    func collatedOperand(_ expression: String) -> String {
+        switch dialect {
+        case .sqlite: expression
+        case .postgreSQL: PostgreSQLQueryFunctions.normalized(expression)
+        }
+    }
+
+    /// `lhs op constant` for a double or date in PostgreSQL, where `-0 = 0` already and a NaN
+    /// is above every number: only `>` and `>=` must leave NaN out.
+    private mutating func compareInPostgreSQL(_ lhs: QueryValue, _ op: QueryComparison, _ constant: Double) -> String {
+        if constant.isNaN { return op == .notEqual ? always : never }
+        let expression = value(lhs)
+        let bound = bind(.double(constant))
+        switch op {
+        case .equal, .notEqual:
+            let equal = "\(expression) \(lhs.isOptional ? dialect.isOperator : "=") \(bound)"
+            return op == .equal ? equal : "NOT " + parenthesized(equal)
+        case .less, .lessOrEqual:
+            return "\(expression) \(sqlOperator(op, nullable: false)) \(bound)"
+        case .greater, .greaterOrEqual:
+            return "(\(expression) \(sqlOperator(op, nullable: false)) \(bound) AND \(expression) <> \(PostgreSQLQueryFunctions.notANumber))"
+        }
+    }
+
+    /// Two computed doubles or dates compared as Swift compares them (nil a value for `==`),
+    /// in PostgreSQL: a NaN on either side makes every comparison but `!=` false.
+    private func compareDoublesInPostgreSQL(_ lhs: String, _ op: QueryComparison, _ rhs: String) -> String {
+        let nan = PostgreSQLQueryFunctions.notANumber
+        switch op {
+        case .equal, .notEqual:
+            let equal = "(\(lhs) IS NOT DISTINCT FROM \(rhs) AND \(lhs) IS DISTINCT FROM \(nan))"
+            return op == .equal ? equal : "NOT " + equal
+        case .less, .lessOrEqual:
+            return "(\(lhs) \(sqlOperator(op, nullable: false)) \(rhs) AND \(rhs) <> \(nan))"
+        case .greater, .greaterOrEqual:
+            return "(\(lhs) \(sqlOperator(op, nullable: false)) \(rhs) AND \(lhs) <> \(nan))"
+        }
     }
 
     /// `lhs op constant` for a double or date, with the blobs of NaN and -0.0 answered as Swift
-    /// answers for those values.
+    /// answers for those values (SQLite).
     private mutating func compare(_ lhs: QueryValue, _ op: QueryComparison, _ constant: Double) -> String {
-        if constant.isNaN { return op == .notEqual ? "1" : "0" }
+        if constant.isNaN { return op == .notEqual ? always : never }
         // The two zeros compare equal; bind the one SQLite keeps as a number.
         let constant = constant == 0 ? 0.0 : constant
         switch op {
@@ -206,16 +292,22 @@ struct SQLQueryRenderer {
             for case let number? in values.map(\.floatingValue) where !number.isNaN {
                 if number == 0 { hasZero = true } else { list.append(bind(.double(number))) }
             }
-            if hasZero { list += ["0.0", Self.negativeZero] }
+            // PostgreSQL's `-0 = 0` already; SQLite keeps -0.0 as a blob.
+            if hasZero { list += dialect == .sqlite ? ["0.0", Self.negativeZero] : [bind(.double(0))] }
         } else if values.count > Self.longKeyList, let json = Self.jsonArray(of: values) {
             // Many values: one JSON array instead of a placeholder each.
-            list = ["SELECT value FROM json_each(\(bind(.string(json))))"]
+            let array = bind(.string(json))
+            list = switch (dialect, value.type) {
+            case (.sqlite, _): ["SELECT value FROM json_each(\(array))"]
+            case (.postgreSQL, .string): ["SELECT \(PostgreSQLQueryFunctions.normalized("value")) FROM jsonb_array_elements_text(\(array)::jsonb) AS value"]
+            case (.postgreSQL, .bool): ["SELECT value::integer::boolean FROM jsonb_array_elements_text(\(array)::jsonb) AS value"]
+            case (.postgreSQL, _): ["SELECT value::bigint FROM jsonb_array_elements_text(\(array)::jsonb) AS value"]
+            }
         } else {
-            list = values.map { bind($0) }
+            list = values.map { value.type == .string ? collatedOperand(bind($0)) : bind($0) }
         }
-        guard !list.isEmpty else { return "0" }
-        let collation = value.type == .string ? " COLLATE \(SQLiteQueryFunctions.stringCollation)" : ""
-        let test = "\(expression)\(collation) IN (\(list.joined(separator: ", ")))"
+        guard !list.isEmpty else { return never }
+        let test = "\(value.type == .string ? collated(expression) : expression) IN (\(list.joined(separator: ", ")))"
         // `IN` is unknown for NULL; the condition must say false.
         return value.isOptional ? "(\(expression) IS NOT NULL AND \(test))" : test
     }
@@ -226,7 +318,7 @@ struct SQLQueryRenderer {
         if case let .property(.target(innerKey, entity), property, _) = key {
             let scope = nextHopScope()
             let alias = alias(ofScope: scope)
-            let column = SQLQueryRenderer.name(column(of: property, in: entity))
+            let column = name(column(of: property, in: entity))
             return self.key(innerKey, in: "SELECT \(alias).pk FROM \(table(of: entity)) AS \(alias) WHERE \(alias).\(column) IN (\(subquery))")
         }
         let expression = value(key)
@@ -239,7 +331,7 @@ struct SQLQueryRenderer {
     mutating func value(_ value: QueryValue) -> String {
         switch value {
         case let .property(row, property, _):
-            let column = SQLQueryRenderer.name(column(of: property, in: row.entity))
+            let column = name(column(of: property, in: row.entity))
             switch row {
             case .scope(let scope, _):
                 return "\(alias(ofScope: scope)).\(column)"
@@ -268,8 +360,8 @@ struct SQLQueryRenderer {
         case let .choice(test, whenTrue, whenFalse):
             return "CASE WHEN \(condition(test)) THEN \(self.value(whenTrue)) ELSE \(self.value(whenFalse)) END"
         case let .arithmetic(op, number, lhs, rhs):
-            // A division by a constant that cannot trap is SQLite's own: it truncates toward
-            // zero, and `%` takes the dividend's sign, as Swift's do.
+            // A division by a constant that cannot trap is the database's own: SQLite and
+            // PostgreSQL truncate toward zero, and `%` takes the dividend's sign, as Swift's do.
             if case .integer = number, op == .divide || op == .remainder, !number.mayRaise(op, divisor: rhs) {
                 return "(\(self.value(lhs)) \(op.symbol) \(self.value(rhs)))"
             }
@@ -298,13 +390,21 @@ struct SQLQueryRenderer {
 
     /// `name` quoted as an SQL identifier. Every query writes its names through here: a name
     /// without a double quote (every name, in practice) is not searched again.
-    static func name(_ name: String) -> String {
-        name.utf8.contains(UInt8(ascii: "\"")) ? SQLiteSchema.quoted(name) : "\"" + name + "\""
+    static func name(_ name: String, in dialect: SQLDialect = .sqlite) -> String {
+        guard dialect.nameLengthLimit.map({ name.utf8.count <= $0 }) ?? true, !name.utf8.contains(UInt8(ascii: "\"")) else {
+            return dialect.quotedName(name)
+        }
+        return "\"" + name + "\""
+    }
+
+    /// `name` quoted as an identifier of the schema's dialect.
+    func name(_ name: String) -> String {
+        Self.name(name, in: dialect)
     }
 
     /// The quoted table of an entity's hierarchy.
     func table(of entity: EntityDescription) -> String {
-        SQLQueryRenderer.name(schema.table(of: entity))
+        name(schema.table(of: entity))
     }
 
     private func column(of property: PropertyDescription, in entity: EntityDescription) -> String {
@@ -320,7 +420,7 @@ struct SQLQueryRenderer {
         let destinationTable = table(of: toMany.destination)
         switch schema.mappings[toMany.owner.entity]?.toMany[toMany.relationship.index] {
         case let .inverseForeignKey(_, _, column, _)?:
-            var filter = "\(alias).\(SQLQueryRenderer.name(column)) = \(ownerKey)"
+            var filter = "\(alias).\(name(column)) = \(ownerKey)"
             let family = toMany.destination.selfAndSubentityNames.compactMap(model.entity(named:))
             if let entities = schema.entityFilter(family, model: model, alias: alias) {
                 filter += " AND \(entities)"
@@ -329,17 +429,17 @@ struct SQLQueryRenderer {
         case .joinTable(let join)?:
             let pairs = "j" + alias
             return (
-                "FROM \(SQLQueryRenderer.name(join.table)) AS \(pairs) JOIN \(destinationTable) AS \(alias) ON \(alias).pk = \(pairs).\(join.targetColumn)",
+                "FROM \(name(join.table)) AS \(pairs) JOIN \(destinationTable) AS \(alias) ON \(alias).pk = \(pairs).\(join.targetColumn)",
                 "\(pairs).\(join.ownerColumn) = \(ownerKey)")
         case nil:
-            return ("FROM \(destinationTable) AS \(alias)", "0")
+            return ("FROM \(destinationTable) AS \(alias)", never)
         }
     }
 
     /// A placeholder for `value`.
     mutating func bind(_ value: PropertyValue) -> String {
         bindings.append(value)
-        return "?\(bindings.count)"
+        return dialect.placeholder(bindings.count)
     }
 
     private func parenthesized(_ text: String) -> String {

@@ -55,7 +55,7 @@ enum SQLiteQueryFunctions {
     /// "CREATE INDEX … ON \"Profile\" (\(SQLiteQueryFunctions.indexedColumn("city", type: .string)), \"rank\")"
     /// ```
     static func indexedColumn(_ column: String, type: AttributeType) -> String {
-        let quoted = SQLiteSchema.quoted(column)
+        let quoted = SQLSchema.quoted(column)
         return type == .string ? SQLiteCollation.collated(quoted) : quoted
     }
 

@@ -1,12 +1,12 @@
 import Foundation
 
-/// Translates sort descriptors into ``QuerySortKey``s that SQLite orders exactly as
-/// ``SortKeys`` does in memory; `nil` when one of them cannot be.
+/// Translates sort descriptors into ``QuerySortKey``s that SQL orders exactly as ``SortKeys``
+/// does in memory; `nil` when one of them cannot be (a comparator the dialect lacks).
 enum SortTranslator {
     /// The keys of `descriptors` on rows of `entity`, and the key paths the resolver did not
     /// know.
     static func translate<T>(
-        _ descriptors: [SortDescriptor<T>], on entity: EntityDescription, resolver: any QueryKeyPathResolver
+        _ descriptors: [SortDescriptor<T>], on entity: EntityDescription, resolver: any QueryKeyPathResolver, dialect: SQLDialect = .sqlite
     ) -> (keys: [QuerySortKey]?, unknownKeyPaths: [UnknownKeyPath]) {
         var keys: [QuerySortKey] = []
         var unknown: [UnknownKeyPath] = []
@@ -20,7 +20,8 @@ enum SortTranslator {
                   property.valueInfo?.ordersByStoredValue ?? true else { return (nil, unknown) }
             var collation: QueryCollation?
             if type == .string {
-                guard let stringCollation = Self.collation(of: descriptor.stringComparator) else { return (nil, unknown) }
+                guard let stringCollation = Self.collation(of: descriptor.stringComparator),
+                      stringCollation == .swift || dialect.hasStandardComparators else { return (nil, unknown) }
                 collation = stringCollation
             }
             keys.append(QuerySortKey(value: .property(.scope(0, entity), property, QueryType(type)), collation: collation, reverse: descriptor.order == .reverse))

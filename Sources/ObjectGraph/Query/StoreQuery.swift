@@ -39,9 +39,11 @@ protocol StoreQueryEngine: AnyObject, Sendable {
     func rows(for ids: [ObjectID]) throws(ObjectGraphError) -> [StoredRow]
     /// Some row of exactly `entity`, if there is one.
     func sampleRow(of entity: EntityDescription) throws(ObjectGraphError) -> StoredRow?
-    /// The statement `query` runs as, and SQLite's plan for it.
+    /// The statement `query` runs as, and the database's plan for it.
     func explain(_ query: StoreQuery) throws(ObjectGraphError) -> (sql: String, plan: [String])
     /// Whether the store reports its statements (so that a fetch says what it evaluates in
     /// memory beside them).
     var isLogging: Bool { get }
+    /// The SQL the store runs: what a translation can leave to it.
+    var dialect: SQLDialect { get }
 }

@@ -30,9 +30,9 @@ extension MigrationOperation {
             return [sql.update(table, set: ["entity = CASE entity \(cases) END"],
                                where: "entity IN (\(renames.map { sql.literal($0.from) }.joined(separator: ", ")))")]
         case .deleteKeyRows(let roots):
-            return [sql.delete(from: SQLiteSchema.keysTableName, where: "root IN (\(roots.map(sql.literal).joined(separator: ", ")))")]
+            return [sql.delete(from: SQLSchema.keysTableName, where: "root IN (\(roots.map(sql.literal).joined(separator: ", ")))")]
         case .renameKeyRows(let renames):
-            let keys = SQLiteSchema.keysTableName
+            let keys = SQLSchema.keysTableName
             return [sql.update(keys, set: ["root = '~' || root"], where: "root IN (\(renames.map { sql.literal($0.from) }.joined(separator: ", ")))")]
                 + renames.map { sql.update(keys, set: ["root = \(sql.literal($0.to))"], where: "root = \(sql.literal("~" + $0.from))") }
         case .insertKeyRow(let root):

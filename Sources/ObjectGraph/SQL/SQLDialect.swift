@@ -15,6 +15,63 @@ enum SQLDialect: Sendable, CaseIterable {
     case sqlite
     case postgreSQL
 
+    /// The database's name, for messages.
+    var name: String {
+        switch self {
+        case .sqlite: "SQLite"
+        case .postgreSQL: "PostgreSQL"
+        }
+    }
+
+    // MARK: What queries can ask
+
+    /// Whether a query can compare strings character by character as Swift does (`contains`,
+    /// `starts(with:)`): SQLite calls Swift's own code; PostgreSQL compares Unicode scalars,
+    /// which only narrows (see ``PredicateTranslator/stringTest(_:_:_:)``).
+    var comparesCharacters: Bool { self == .sqlite }
+
+    /// Whether a query can compute `Double` arithmetic as Swift does: SQLite calls Swift;
+    /// PostgreSQL raises where Swift gives an infinity or a NaN, so it stays in memory there.
+    var computesDoubles: Bool { self == .sqlite }
+
+    /// Whether a sort can use `String.StandardComparator.lexical` (and the localized ones where
+    /// Foundation has them): SQLite registers them as collations; PostgreSQL sorts those in memory.
+    var hasStandardComparators: Bool { self == .sqlite }
+
+    /// A condition that always holds, or never does.
+    func booleanLiteral(_ value: Bool) -> String {
+        switch self {
+        case .sqlite: value ? "1" : "0"
+        case .postgreSQL: value ? "TRUE" : "FALSE"
+        }
+    }
+
+    /// `==` with nil as a value: true for two NULLs, false for NULL and a value.
+    var isOperator: String {
+        switch self {
+        case .sqlite: "IS"
+        case .postgreSQL: "IS NOT DISTINCT FROM"
+        }
+    }
+
+    /// Whether two doubles (or NULLs) are the same bit for bit: `0.0` and `-0.0` differ, a NaN
+    /// is itself. SQLite stores `-0.0` and NaN as blobs, so `IS` tells them apart; PostgreSQL
+    /// compares their binary forms.
+    func sameBits(_ lhs: String, _ rhs: String) -> String {
+        switch self {
+        case .sqlite: "\(lhs) IS \(rhs)"
+        case .postgreSQL: "float8send(\(lhs)) IS NOT DISTINCT FROM float8send(\(rhs))"
+        }
+    }
+
+    /// `!=` with nil as a value.
+    var isNotOperator: String {
+        switch self {
+        case .sqlite: "IS NOT"
+        case .postgreSQL: "IS DISTINCT FROM"
+        }
+    }
+
     // MARK: Names and literals
 
     /// `name` as an identifier: in double quotes, each `"` doubled. PostgreSQL keeps only the

@@ -96,12 +96,12 @@ struct SchemaDefinitions {
     }
 
     /// The table of a store's metadata (``StoreMetadata``).
-    static let metadataTable = SQLTable(name: SQLiteSchema.metadataTableName, columns: [
+    static let metadataTable = SQLTable(name: SQLSchema.metadataTableName, columns: [
         .fixed("key", .text, primaryKey: true), .fixed("value", .text),
     ])
 
     /// The table of each hierarchy's next primary key.
-    static let keysTable = SQLTable(name: SQLiteSchema.keysTableName, columns: [
+    static let keysTable = SQLTable(name: SQLSchema.keysTableName, columns: [
         .fixed("root", .text, primaryKey: true), .fixed("next", .key),
     ])
 
@@ -112,12 +112,24 @@ struct SchemaDefinitions {
             + roots.map { Self.keysRowSQL(root: $0, dialect: dialect) }
             + joinTables.map(\.sql)
             + orderTables.map(\.sql)
-            + indexes.map(\.sql)
+            + indexes.flatMap { Self.statements(creating: $0, in: dialect) }
+            + (dialect == .postgreSQL ? PostgreSQLQueryFunctions.definitions + PostgreSQLHistoryClock.creationStatements : [])
+    }
+
+    /// The statements that create `index`. PostgreSQL keeps its own normalised text of an
+    /// index's definition, so the store also keeps the SQL it made the index with, as the
+    /// index's comment: that is what it compares with its layout's SQL (see
+    /// ``SQLConnection/storeIndexes()``).
+    static func statements(creating index: Index, in dialect: SQLDialect) -> [String] {
+        switch dialect {
+        case .sqlite: [index.sql]
+        case .postgreSQL: [index.sql, "COMMENT ON INDEX \(dialect.quotedName(index.name)) IS \(dialect.literal(index.sql))"]
+        }
     }
 
     /// The keys table's first row for the hierarchy of `root`.
     static func keysRowSQL(root: String, dialect: SQLDialect = .sqlite) -> String {
-        "INSERT INTO \(dialect.quotedName(SQLiteSchema.keysTableName)) (root, next) VALUES (\(dialect.literal(root)), 1)"
+        "INSERT INTO \(dialect.quotedName(SQLSchema.keysTableName)) (root, next) VALUES (\(dialect.literal(root)), 1)"
     }
 
     /// Reads the pairs from the second side.
@@ -166,6 +178,13 @@ struct SchemaDefinitions {
         }
     }
 
+    /// A value compared with an ``indexTerm(column:type:unique:dialect:)`` of a column of
+    /// `type` (a lookup's parameter): NFC-normalised as the term is in PostgreSQL; as it is
+    /// elsewhere (SQLite's collation normalises both sides, and a double parameter is never NaN).
+    static func indexTerm(value: String, type: AttributeType?, dialect: SQLDialect) -> String {
+        type == .string && dialect == .postgreSQL ? PostgreSQLQueryFunctions.normalized(value) : value
+    }
+
     /// The `entity` values of the rows of `entity` and its sub-entities, sorted, when its
     /// hierarchy's table holds other rows too; `nil` when they are all the table holds.
     static func scopeRowNames(of entity: String, in lookup: SchemaLookup) -> [String]? {
@@ -181,6 +200,3 @@ struct SchemaDefinitions {
         scopeRowNames(of: entity, in: lookup).map { SQLBuilder(dialect).rowFilter($0) }
     }
 }
-
-/// The name the SQLite store's code has always used; the definitions serve every dialect.
-typealias SQLiteDefinitions = SchemaDefinitions

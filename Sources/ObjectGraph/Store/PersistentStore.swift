@@ -1,16 +1,25 @@
 import Foundation
 
-/// Where a container keeps its objects: a SQLite file (the default) or memory.
+/// Where a container keeps its objects: a SQLite file (the default), a PostgreSQL database, or
+/// memory.
 ///
 /// ```swift
 /// let onDisk = try PersistentContainer(model: model, storeURL: url)
 /// let forTests = try PersistentContainer(model: model, store: .inMemory)
 /// let migrated = try PersistentContainer(model: model, store: .sqlite(url, migrationPlan: plan))
+/// let shared = try PersistentContainer(model: model, store: .postgreSQL("postgresql://app@db.example.com/orders"))
 /// ```
 public enum StoreKind: Sendable {
     /// A SQLite database file at the URL; created if missing, brought to the model by the plan
     /// (see ``MigrationPlan``) if an earlier model wrote it.
     case sqlite(URL, migrationPlan: MigrationPlan = MigrationPlan())
+    /// A PostgreSQL database, shared by every process and machine that opens it: a libpq
+    /// connection string (a `postgresql://` URI or `key=value` pairs; every libpq parameter,
+    /// TLS included, passes through). The store's tables live in the first schema of the
+    /// connection's search path (`options=-csearch_path=orders` picks another), created if
+    /// missing and brought to the model by the plan as a SQLite file's are. See
+    /// `Docs/PostgreSQL.md`.
+    case postgreSQL(String, migrationPlan: MigrationPlan = MigrationPlan())
     /// A store that lives as long as the container, with the same semantics as SQLite.
     case inMemory
 }

@@ -51,7 +51,7 @@ final class SQLiteChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
     }
 
     private func dataVersion() throws(ObjectGraphError) -> Int64 {
-        let statement = try connection.statement(SQLiteStore.historySQL.commitsElsewhere!)
+        let statement = try connection.statement(HistorySQL.sqlite.commitsElsewhere!)
         defer { statement.reset() }
         _ = try statement.step()
         return statement.int64(at: 0)

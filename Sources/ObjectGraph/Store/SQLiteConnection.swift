@@ -8,7 +8,7 @@ import Foundation
 /// owner serializes every call (``SQLiteStore`` holds its lock around each use of its writer;
 /// ``SQLiteReadPool`` lends a reader to one caller at a time), so SQLite's own per-call mutex
 /// would only add cost.
-final class SQLiteConnection {
+final class SQLiteConnection: SQLConnection {
     let path: String
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
@@ -121,7 +121,11 @@ final class SQLiteConnection {
     }
 
     /// A statement for one use (schema checks at open time), finalized when released.
-    func prepare(_ sql: String, flags: UInt32 = 0) throws(ObjectGraphError) -> SQLiteStatement {
+    func prepare(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
+        try prepare(sql, flags: 0)
+    }
+
+    func prepare(_ sql: String, flags: UInt32) throws(ObjectGraphError) -> SQLiteStatement {
         if isClosed { throw .storeClosed(path: path) }
         updateTracing()
         var prepared: OpaquePointer?
@@ -131,6 +135,22 @@ final class SQLiteConnection {
             throw error(code: code == SQLITE_OK ? SQLITE_MISUSE : code, doing: sql)
         }
         return SQLiteStatement(handle: prepared, sql: sql, connection: self)
+    }
+
+    var dialect: SQLDialect { .sqlite }
+
+    /// The store's own indexes in the file (declared, relationship and join-table indexes),
+    /// by name, with their SQL as `sqlite_schema` keeps it.
+    func storeIndexes() throws(ObjectGraphError) -> [String: String] {
+        let statement = try prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
+        defer { statement.reset() }
+        var found: [String: String] = [:]
+        while try statement.step() {
+            let name = statement.string(at: 0)
+            guard name.hasSuffix(")") || name.hasSuffix(".target") else { continue }
+            found[name] = statement.string(at: 1)
+        }
+        return found
     }
 
     /// Runs one or more statements that return nothing (schema creation, pragmas).
@@ -155,6 +175,18 @@ final class SQLiteConnection {
         let statement = try prepare(sql)
         defer { statement.reset() }
         return try statement.step() ? statement.string(at: 0) : nil
+    }
+
+    /// Runs `body`; a write a `UNIQUE` index refuses fails alone (SQLite undoes that statement
+    /// and nothing else), so the transaction goes on and the result is `nil`.
+    func refusingDuplicates<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result? {
+        do throws(ObjectGraphError) {
+            return try body()
+        } catch {
+            // SQLITE_CONSTRAINT_UNIQUE, which the C header spells as an expression Swift does not import.
+            if case .sqlite(_, let code, _) = error, code == SQLITE_CONSTRAINT | (8 << 8) { return nil }
+            throw error
+        }
     }
 
     // MARK: Transactions

@@ -7,7 +7,7 @@ import Foundation
 /// Statements belong to one ``SQLiteConnection`` and are used under the store's lock. Every use
 /// ends with ``reset()``: a read statement left mid-way would hold its read transaction open and
 /// keep the connection on an old snapshot of the file.
-final class SQLiteStatement {
+final class SQLiteStatement: SQLStatement {
     let handle: OpaquePointer
     let sql: String
     private unowned let connection: SQLiteConnection

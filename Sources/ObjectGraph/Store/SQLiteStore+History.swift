@@ -1,182 +1,28 @@
 import Foundation
 
-/// The persistent history in a SQLite file: the tables and statements of ``HistorySQL``,
-/// written in each save's own transaction on the writer, read on the read pool.
-extension SQLiteStore: StoreHistory {
-    static let historySQL = HistorySQL.sqlite
-
+/// The history tables of a SQLite file come with its first write of the store's own, so that
+/// opening a file never writes it (see SQLStore+History.swift for the rest of the history).
+extension SQLiteStore {
     /// Creates the history tables in a file that lacks them (a new file, or one written before
     /// the store kept history), with a new store identifier, in the write transaction open on
     /// `connection`, the lock held. Every write of the store's own calls it first.
     func prepareHistoryTables(on connection: SQLiteConnection) throws(ObjectGraphError) {
         guard !hasHistoryTables, !creatingHistoryTables else { return }
-        for statement in Self.historySQL.createTables { try connection.execute(statement) }
-        let insert = try connection.prepare(Self.historySQL.insertState)
+        for statement in historySQL.createTables { try connection.execute(statement) }
+        let insert = try connection.prepare(historySQL.insertState)
         defer { insert.reset() }
         try insert.bind(UUID().uuidString, at: 1)
         try insert.run()
         creatingHistoryTables = true
     }
 
-    /// Writes the history entry of the transaction open on `connection`; returns its token, or
-    /// `nil` when the store keeps no history or nothing changed.
-    func writeHistory(_ record: HistoryRecord, author: String, on connection: SQLiteConnection) throws(ObjectGraphError) -> Int64? {
-        guard recordsHistory, !record.isEmpty else { return nil }
-        try prepareHistoryTables(on: connection)
-        let next = try connection.statement(Self.historySQL.nextToken)
-        let token: Int64
-        do {
-            defer { next.reset() }
-            guard try next.step() else { throw .corruptStore(path: path, message: "the history state row is missing") }
-            token = next.int64(at: 0)
-        }
-        let insert = try connection.statement(Self.historySQL.insertTransaction)
-        try insert.bind(token, at: 1)
-        try insert.bind(author, at: 2)
-        try insert.bind(Date().timeIntervalSince1970, at: 3)
-        try insert.bind(Data(record.encoded()), at: 4)
-        try insert.run()
-        return token
-    }
-
-    /// Counts a write of the store's own that records no history (keys), so that readers do
-    /// not take it for a write that bypassed the store. A store that records no history counts
-    /// none: to others, all its writes bypass the store.
-    func noteWriteWithoutHistory(on connection: SQLiteConnection) throws(ObjectGraphError) {
-        guard recordsHistory else { return }
-        try prepareHistoryTables(on: connection)
-        try connection.statement(Self.historySQL.noteWrite).run()
-    }
-
-    // MARK: StoreHistory
-
-    func historyState() throws(ObjectGraphError) -> HistoryState {
-        try withReadConnection { connection throws(ObjectGraphError) in try Self.readHistoryState(on: connection, path: path).state }
-    }
-
-    /// The state row and the count of the store's own writes, on `connection`; a file without
-    /// history tables has an empty history (no identifier, no transaction, no write counted).
-    static func readHistoryState(on connection: SQLiteConnection, path: String) throws(ObjectGraphError) -> (state: HistoryState, writes: Int64) {
-        guard let statement = try historyStatement(historySQL.selectState, on: connection) else {
-            return (HistoryState(storeIdentifier: "", lastToken: 0, trimmedThrough: 0), 0)
-        }
-        defer { statement.reset() }
-        guard try statement.step() else { throw .corruptStore(path: path, message: "the history state row is missing") }
-        let state = HistoryState(storeIdentifier: statement.string(at: 0), lastToken: statement.int64(at: 1), trimmedThrough: statement.int64(at: 2))
-        return (state, statement.int64(at: 3))
-    }
-
-    func historyTransactions(after token: Int64?, storeIdentifier: String?, wants: (String) -> Bool) throws(ObjectGraphError) -> [StoredTransaction] {
-        try withReadConnection(inOneTransaction: true) { connection throws(ObjectGraphError) in
-            let after = try Self.readHistoryState(on: connection, path: path).state.check(token, identifier: storeIdentifier, path: path)
-            return try Self.readTransactions(after: after, on: connection, path: path, wants: wants)
-        }
-    }
-
-    /// The transactions after `token` on `connection`, in its current read transaction.
-    static func readTransactions(after token: Int64, on connection: SQLiteConnection, path: String, wants: (String) -> Bool) throws(ObjectGraphError) -> [StoredTransaction] {
-        guard let statement = try historyStatement(historySQL.transactionsAfter, on: connection) else { return [] }
-        defer { statement.reset() }
-        try statement.bind(token, at: 1)
-        var transactions: [StoredTransaction] = []
-        while try statement.step() {
-            let token = statement.int64(at: 0)
-            let bytes = statement.data(at: 3)
-            guard let record = bytes.withUnsafeBytes({ HistoryRecord(decoding: $0, wants: wants) }) else {
-                throw .corruptStore(path: path, message: "the history entry of transaction \(token) cannot be read")
-            }
-            transactions.append(StoredTransaction(
-                token: token, author: statement.string(at: 1), timestamp: Date(timeIntervalSince1970: try statement.double(at: 2)), record: record))
-        }
-        return transactions
-    }
-
-    func deleteHistory(through token: Int64) throws(ObjectGraphError) {
-        try withWriteTransaction { connection throws(ObjectGraphError) in
-            try prepareHistoryTables(on: connection)
-            try trimHistory(through: token, on: connection)
-        }
-    }
-
-    private func trimHistory(through token: Int64, on connection: SQLiteConnection) throws(ObjectGraphError) {
-        let delete = try connection.statement(Self.historySQL.deleteThrough)
-        try delete.bind(token, at: 1)
-        try delete.run()
-        let mark = try connection.statement(Self.historySQL.markTrimmed)
-        try mark.bind(token, at: 1)
-        try mark.run()
-    }
-
-    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, isListening: (String) -> Bool?) throws(ObjectGraphError) {
-        // Whether each other container still runs is asked before the write lock is taken.
-        var listening: [String: Bool] = [:]
-        if trimming.isAutomatic {
-            for reader in try historyReaders() where reader.name != progress.name {
-                if let endpoint = reader.endpoint, let answer = isListening(endpoint) { listening[endpoint] = answer }
-            }
-        }
-        try withWriteTransaction { connection throws(ObjectGraphError) in
-            try prepareHistoryTables(on: connection)
-            let now = Date()
-            let upsert = try connection.statement(Self.historySQL.upsertReader)
-            try upsert.bind(progress.name, at: 1)
-            try upsert.bind(progress.token, at: 2)
-            try upsert.bind(now.timeIntervalSince1970, at: 3)
-            try upsert.bind(Int64(progress.isContainer ? 1 : 0), at: 4)
-            if let endpoint = progress.endpoint { try upsert.bind(endpoint, at: 5) } else { try upsert.bindNull(at: 5) }
-            try upsert.run()
-            try connection.statement(Self.historySQL.noteWrite).run()
-            guard trimming.isAutomatic else { return }
-            let (state, _) = try Self.readHistoryState(on: connection, path: path)
-            let readers = try readReaders(on: connection, storeIdentifier: state.storeIdentifier)
-            let plan = trimming.plan(readers: readers, latest: state.lastToken, now: now) { listening[$0] }
-            for name in plan.gone { try removeReader(named: name, on: connection) }
-            if plan.through > state.trimmedThrough { try trimHistory(through: plan.through, on: connection) }
-        }
-    }
-
-    func removeReader(named name: String) throws(ObjectGraphError) {
-        try withWriteTransaction { connection throws(ObjectGraphError) in
-            guard hasHistoryTables else { return }
-            try removeReader(named: name, on: connection)
-            try connection.statement(Self.historySQL.noteWrite).run()
-        }
-    }
-
-    private func removeReader(named name: String, on connection: SQLiteConnection) throws(ObjectGraphError) {
-        let delete = try connection.statement(Self.historySQL.deleteReader)
-        try delete.bind(name, at: 1)
-        try delete.run()
-    }
-
-    func historyReaders() throws(ObjectGraphError) -> [HistoryReader] {
-        try withReadConnection(inOneTransaction: true) { connection throws(ObjectGraphError) in
-            let identifier = try Self.readHistoryState(on: connection, path: path).state.storeIdentifier
-            return try readReaders(on: connection, storeIdentifier: identifier)
-        }
-    }
-
-    private func readReaders(on connection: SQLiteConnection, storeIdentifier: String) throws(ObjectGraphError) -> [HistoryReader] {
-        guard let statement = try Self.historyStatement(Self.historySQL.selectReaders, on: connection) else { return [] }
-        defer { statement.reset() }
-        var readers: [HistoryReader] = []
-        while try statement.step() {
-            readers.append(HistoryReader(
-                name: statement.string(at: 0), token: HistoryToken(storeIdentifier: storeIdentifier, value: statement.int64(at: 1)),
-                lastSeen: Date(timeIntervalSince1970: try statement.double(at: 2)), isContainer: statement.int64(at: 3) != 0,
-                endpoint: statement.isNull(at: 4) ? nil : statement.string(at: 4)))
-        }
-        return readers
-    }
-
-    /// The prepared statement `sql` on `connection`, or `nil` when the file has no history
-    /// tables yet (they come with the first write).
-    private static func historyStatement(_ sql: String, on connection: SQLiteConnection) throws(ObjectGraphError) -> SQLiteStatement? {
-        do {
-            return try connection.statement(sql)
-        } catch {
-            guard case .sqlite(_, _, let message) = error, message.contains("no such table") else { throw error }
-            return nil
+    func withHistoryTransaction<Result>(
+        _ body: (SQLiteConnection) throws(ObjectGraphError) -> (Result, PendingHistory?)
+    ) throws(ObjectGraphError) -> (Result, Int64?) {
+        try withWriteTransaction { connection throws(ObjectGraphError) -> (Result, Int64?) in
+            let (result, pending) = try body(connection)
+            guard let pending else { return (result, nil) }
+            return (result, try writeHistory(pending.record, author: pending.author, on: connection))
         }
     }
 }

@@ -59,7 +59,10 @@ struct SQLiteStoreOpening {
     func prepareFile() throws(ObjectGraphError) -> StoredSchema {
         try connection.execute("PRAGMA synchronous = FULL")  // see SQLiteStore: every returned save must survive
         try connection.execute("PRAGMA foreign_keys = OFF")  // the contexts maintain inverses and delete rules
-        let migrator = StoreMigrator(connection: connection, model: model, plan: plan)
+        let connection = connection
+        let migrator = StoreMigrator(connection: connection, model: model, plan: plan) { model, stored in
+            SQLiteStore(migrating: connection, model: model, stored: stored)
+        }
         if try connection.tableNames().isEmpty {
             try setJournalMode()
             let created = try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema? in

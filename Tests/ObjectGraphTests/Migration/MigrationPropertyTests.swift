@@ -122,7 +122,7 @@ struct MigrationPropertyTests {
             let connection = try SQLiteConnection(path: url.path)
             // A scratch file: no fsync per transaction.
             try connection.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
-            for statement in SQLiteDefinitions(file).creationStatements { try connection.execute(statement) }
+            for statement in SchemaDefinitions(file).creationStatements { try connection.execute(statement) }
             let raw = try RawDatabase(path: url.path)
             try raw.execute("PRAGMA synchronous = OFF; BEGIN")
             var reference = try populate(model, file, raw, &random)
@@ -398,19 +398,19 @@ struct MigrationPropertyTests {
         for entity in model.entities {
             for key in keysByEntity[entity.id] ?? [] {
                 var columns = ["pk", "entity", "version"]
-                var values = ["\(key)", SQLiteSchema.literal(entity.name), "1"]
+                var values = ["\(key)", SQLSchema.literal(entity.name), "1"]
                 for owner in model.lineage(of: entity.id) {
                     for attribute in owner.attributes {
-                        columns.append(SQLiteSchema.quoted(lookup.property(attribute.name, of: entity.name)!.property.column!))
+                        columns.append(SQLSchema.quoted(lookup.property(attribute.name, of: entity.name)!.property.column!))
                         values.append(attribute.isOptional && Int.random(in: 0..<3, using: &random) == 0 ? "NULL" : Self.value(of: attribute.type, &random).sqlLiteral!)
                     }
                     for toOne in owner.toOnes {
-                        columns.append(SQLiteSchema.quoted(lookup.property(toOne.name, of: entity.name)!.property.column!))
+                        columns.append(SQLSchema.quoted(lookup.property(toOne.name, of: entity.name)!.property.column!))
                         let targets = model.family(of: toOne.destination).flatMap { keysByEntity[$0] ?? [] }
                         values.append(targets.randomElement(using: &random).map { "\($0)" } ?? "NULL")
                     }
                 }
-                try raw.execute("INSERT INTO \(SQLiteSchema.quoted(lookup.entity(named: entity.name)!.table)) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))")
+                try raw.execute("INSERT INTO \(SQLSchema.quoted(lookup.entity(named: entity.name)!.table)) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))")
             }
         }
         for relationship in model.manyToMany {
@@ -420,7 +420,7 @@ struct MigrationPropertyTests {
             let other = side.joinColumn == "owner" ? "target" : "owner"
             for owner in owners {
                 for target in targets where Int.random(in: 0..<3, using: &random) == 0 {
-                    try raw.execute("INSERT OR IGNORE INTO \(SQLiteSchema.quoted(side.joinTable!)) (\(side.joinColumn!), \(other)) VALUES (\(owner), \(target))")
+                    try raw.execute("INSERT OR IGNORE INTO \(SQLSchema.quoted(side.joinTable!)) (\(side.joinColumn!), \(other)) VALUES (\(owner), \(target))")
                 }
             }
         }
@@ -438,9 +438,9 @@ struct MigrationPropertyTests {
                 for attribute in owner.attributes { properties.append((attribute.id, lookup.property(attribute.name, of: entity.name)!.property.column!)) }
                 for toOne in owner.toOnes { properties.append((toOne.id, lookup.property(toOne.name, of: entity.name)!.property.column!)) }
             }
-            let selected = (["pk"] + properties.map { "quote(\(SQLiteSchema.quoted($0.1)))" }).joined(separator: ", ")
-            let table = SQLiteSchema.quoted(lookup.entity(named: entity.name)!.table)
-            for row in try raw.rows("SELECT \(selected) FROM \(table) WHERE entity = \(SQLiteSchema.literal(entity.name))") {
+            let selected = (["pk"] + properties.map { "quote(\(SQLSchema.quoted($0.1)))" }).joined(separator: ", ")
+            let table = SQLSchema.quoted(lookup.entity(named: entity.name)!.table)
+            for row in try raw.rows("SELECT \(selected) FROM \(table) WHERE entity = \(SQLSchema.literal(entity.name))") {
                 var values: [Int: String] = [:]
                 for (offset, property) in properties.enumerated() { values[property.0] = row[offset + 1] }
                 data.objects[model.root(of: entity.id)]![Int64(row[0]!)!] = (entity.id, values)
@@ -449,7 +449,7 @@ struct MigrationPropertyTests {
         for relationship in model.manyToMany {
             let side = lookup.property(relationship.ownerName, of: model.name(of: relationship.owner))!.property
             let other = side.joinColumn == "owner" ? "target" : "owner"
-            data.pairs[relationship.id] = Set(try raw.rows("SELECT \(side.joinColumn!), \(other) FROM \(SQLiteSchema.quoted(side.joinTable!))").map { [Int64($0[0]!)!, Int64($0[1]!)!] })
+            data.pairs[relationship.id] = Set(try raw.rows("SELECT \(side.joinColumn!), \(other) FROM \(SQLSchema.quoted(side.joinTable!))").map { [Int64($0[0]!)!, Int64($0[1]!)!] })
         }
         return data
     }
@@ -468,14 +468,14 @@ struct MigrationPropertyTests {
             // No rows of entities the model lacks.
             let lookup = SchemaLookup(file)
             let names = Set(model.family(of: root).map(model.name(of:)))
-            let table = SQLiteSchema.quoted(lookup.entity(named: model.name(of: root))!.table)
+            let table = SQLSchema.quoted(lookup.entity(named: model.name(of: root))!.table)
             let entities = Set(try raw.rows("SELECT DISTINCT entity FROM \(table)").map { $0[0]! })
             #expect(entities.isSubset(of: names), "\(note.rawValue): \(entities) in \(table)")
         }
         #expect(found.pairs == expected.pairs, note)
         let tables = Set(try raw.tables())
-        let definitions = SQLiteDefinitions(file)
-        #expect(tables == Set(definitions.tables.map(\.name) + definitions.joinTables.map(\.name) + [SQLiteSchema.metadataTableName, SQLiteSchema.keysTableName]), note)
+        let definitions = SchemaDefinitions(file)
+        #expect(tables == Set(definitions.tables.map(\.name) + definitions.joinTables.map(\.name) + [SQLSchema.metadataTableName, SQLSchema.keysTableName]), note)
         let indexes = Set(try raw.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").map { $0[0]! })
         #expect(indexes == Set(definitions.indexes.map(\.name)), note)
     }

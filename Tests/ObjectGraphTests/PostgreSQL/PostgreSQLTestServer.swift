@@ -39,6 +39,31 @@ enum PostgreSQLTestServer {
         return try body(database)
     }
 
+    /// The connection string of a new, empty schema (first on the search path) in a database of
+    /// this test process's own, made on first use and dropped when the process exits: what each
+    /// PostgreSQL container of the conformance tests (``StoreFlavor/postgreSQL``) opens.
+    static func newStoreConnectionString() throws -> String {
+        let (database, admin) = try processDatabase.get()
+        let schema = "s_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+        _ = try admin.withLock { connection throws in try connection.executeOnce("CREATE SCHEMA \(schema)") }
+        return try connectionText(replacing: ["dbname": database, "options": "-csearch_path=\(schema)"])
+    }
+
+    /// The test process's database and a superuser connection to it (see ``newStoreConnectionString()``).
+    private static let processDatabase: Result<(String, LockedConnection), any Error> = Result {
+        let name = "og_flavors_\(ProcessInfo.processInfo.processIdentifier)_\(UUID().uuidString.prefix(6).lowercased())"
+        let server = try PostgreSQLConnection(adminConnectionString())
+        try server.executeOnce("CREATE DATABASE \(SQLDialect.postgreSQL.quotedName(name))")
+        server.close()
+        // Registered once the value exists, so that reading it at exit makes nothing.
+        atexit {
+            guard case .success((let name, _)) = PostgreSQLTestServer.processDatabase,
+                  let server = try? PostgreSQLConnection(PostgreSQLTestServer.adminConnectionString()) else { return }
+            _ = try? server.executeOnce("DROP DATABASE \(SQLDialect.postgreSQL.quotedName(name)) WITH (FORCE)")
+        }
+        return (name, LockedConnection(try PostgreSQLConnection(connectionString(replacing: ["dbname": name]))))
+    }
+
     /// The server's connection string with some parameters replaced (in keyword form).
     static func connectionString(replacing replaced: [String: String], removing removed: Set<String> = []) throws -> PostgreSQLConnectionString {
         try PostgreSQLConnectionString(connectionText(replacing: replaced, removing: removed))
@@ -102,5 +127,21 @@ struct TestDatabase {
         let result = try admin.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1::int4", [.int64(Int64(pid))])
         guard result.rowCount == 1 else { return false }
         return try result.string(row: 0, column: 0) == "Lock"
+    }
+}
+
+/// A connection used from many test threads, one at a time.
+final class LockedConnection: @unchecked Sendable {  // `lock` serialises every use of `connection`
+    private let lock = NSLock()
+    private let connection: PostgreSQLConnection
+
+    init(_ connection: PostgreSQLConnection) {
+        self.connection = connection
+    }
+
+    func withLock<Result>(_ body: (PostgreSQLConnection) throws -> Result) throws -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
     }
 }

@@ -1,9 +1,11 @@
-extension SQLiteStore: StoreQueryEngine {
+extension SQLStore {
     var queryEngine: (any StoreQueryEngine)? { self }
 
     var queryBuilder: SQLQueryBuilder { SQLQueryBuilder(schema: schema, model: model) }
 
     var isLogging: Bool { sqlLog.isEnabled }
+
+    var dialect: SQLDialect { schema.dialect }
 
     func rows(matching query: StoreQuery) throws(ObjectGraphError) -> [StoredRow] {
         try withReadConnection { connection throws(ObjectGraphError) -> [StoredRow] in
@@ -46,21 +48,9 @@ extension SQLiteStore: StoreQueryEngine {
         }
     }
 
-    func explain(_ query: StoreQuery) throws(ObjectGraphError) -> (sql: String, plan: [String]) {
-        let text = queryBuilder.rows(query) ?? queryBuilder.identifiers(query)
-        let plan = try withReadConnection(inOneTransaction: true) { connection throws(ObjectGraphError) -> [String] in
-            // An EXPLAIN is planned when it is prepared, with the schema the connection last read;
-            // a read first brings that schema up to date (an index created since, say).
-            _ = try connection.text("SELECT count(*) FROM sqlite_schema")
-            let explained = SQLStatementText(sql: "EXPLAIN QUERY PLAN " + text.sql, bindings: text.bindings)
-            return try run(explained, on: connection, cached: false) { statement in statement.string(at: 3) }
-        }
-        return (text.sql, plan)
-    }
-
     // MARK: With a connection
 
-    func identifiers(_ query: StoreQuery, on connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID] {
+    func identifiers(_ query: StoreQuery, on connection: Connection) throws(ObjectGraphError) -> [ObjectID] {
         let text = queryBuilder.identifiers(query)
         let single = query.entities.count == 1 ? query.entities[0] : nil
         var entities: [String: EntityDescription] = [:]
@@ -77,7 +67,7 @@ extension SQLiteStore: StoreQueryEngine {
         }
     }
 
-    func rows(for ids: [ObjectID], on connection: SQLiteConnection) throws(ObjectGraphError) -> [StoredRow] {
+    func rows(for ids: [ObjectID], on connection: Connection) throws(ObjectGraphError) -> [StoredRow] {
         var rows: [StoredRow] = []
         rows.reserveCapacity(ids.count)
         var keysByEntity: [EntityDescription: [Int64]] = [:]
@@ -95,8 +85,8 @@ extension SQLiteStore: StoreQueryEngine {
 
     /// Runs a statement, binding its values, and collects one result per row.
     func run<Element>(
-        _ text: SQLStatementText, on connection: SQLiteConnection, cached: Bool = true, note: [String] = [],
-        _ read: (SQLiteStatement) throws(ObjectGraphError) -> Element
+        _ text: SQLStatementText, on connection: Connection, cached: Bool = true, note: [String] = [],
+        _ read: (Connection.Statement) throws(ObjectGraphError) -> Element
     ) throws(ObjectGraphError) -> [Element] {
         let statement = cached ? try connection.queryStatement(text.sql) : try connection.prepare(text.sql)
         connection.logNote = note
@@ -113,7 +103,7 @@ extension SQLiteStore: StoreQueryEngine {
     }
 }
 
-extension SQLiteStore {
+extension SQLStore {
     /// Runs statements that return nothing in a write transaction (tests create indexes with it
     /// until the model declares them).
     func execute(_ sql: String) throws(ObjectGraphError) {

@@ -153,11 +153,13 @@ struct EntityMapping {
     private static func uniqueLookup(
         _ constraint: IndexDescription, of entity: EntityDescription, table: String, lookup: SchemaLookup, dialect: SQLDialect
     ) -> UniqueLookup {
-        var conditions = constraint.slots.map { slot in
+        var conditions = constraint.slots.enumerated().map { position, slot in
             let property = entity.properties[slot]
             let column = lookup.property(property.name, of: entity.name)!.property.column!
-            return SchemaDefinitions.indexTerm(column: column, type: property.attributeType, unique: true, dialect: dialect)
-        }.enumerated().map { position, term in "\(term) = \(dialect.placeholder(position + 1))" }
+            let term = SchemaDefinitions.indexTerm(column: column, type: property.attributeType, unique: true, dialect: dialect)
+            let value = SchemaDefinitions.indexTerm(value: dialect.placeholder(position + 1), type: property.attributeType, dialect: dialect)
+            return "\(term) = \(value)"
+        }
         if let scope = SchemaDefinitions.scopeFilter(of: constraint.entityName, in: lookup, dialect: dialect) { conditions.append(scope) }
         conditions.append("pk <> \(dialect.placeholder(constraint.slots.count + 1))")
         return UniqueLookup(constraint: constraint, select: "SELECT pk, entity FROM \(table) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1")

@@ -5,16 +5,10 @@
 /// an inverse that no context could clean up — is removed in the same transaction.
 ///
 /// Called with the store's lock held, inside the save's write transaction.
-extension SQLiteStore {
-    /// What ``resolveDeletes(_:policy:)`` decided.
-    struct DeletePlan {
-        var perform: [ObjectID] = []
-        var conflicts: [MergeConflict] = []
-    }
-
+extension SQLStore {
     /// Decides each delete against the row as it is in the file now (see
     /// ``PersistentStore/resolution(of:id:current:policy:)``).
-    func resolveDeletes(_ changes: StoreChanges, policy: MergePolicy, connection: SQLiteConnection) throws(ObjectGraphError) -> DeletePlan {
+    func resolveDeletes(_ changes: StoreChanges, policy: MergePolicy, connection: Connection) throws(ObjectGraphError) -> DeletePlan {
         var plan = DeletePlan()
         for id in changes.deleted {
             let mapping = try mapping(for: id.entity)
@@ -35,7 +29,7 @@ extension SQLiteStore {
     /// Before the updates are written: the owners an update moves a key away from although the
     /// saving context read another value (see ``PersistentStore/formerOwners(of:current:write:)``).
     /// Their to-many relationship changes without their row changing; the caller reports them.
-    func formerTargetsOfMovedKeys(_ updates: [RowUpdate], policy: MergePolicy, connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID: Set<String>] {
+    func formerTargetsOfMovedKeys(_ updates: [RowUpdate], policy: MergePolicy, connection: Connection) throws(ObjectGraphError) -> [ObjectID: Set<String>] {
         var owners: [ObjectID: Set<String>] = [:]
         for update in updates {
             let movesKey = update.changes.keys.contains { slot in
@@ -53,7 +47,7 @@ extension SQLiteStore {
     /// Before the rows go: the owners whose to-many relationship holds a deleted object through
     /// that object's own key (see ``PersistentStore/ownersThroughKeys(of:)``). Nothing in their
     /// rows changes, but their relationship does.
-    func ownersThroughKeys(of deletes: [ObjectID], connection: SQLiteConnection) throws(ObjectGraphError) -> [ObjectID: Set<String>] {
+    func ownersThroughKeys(of deletes: [ObjectID], connection: Connection) throws(ObjectGraphError) -> [ObjectID: Set<String>] {
         var owners: [ObjectID: Set<String>] = [:]
         for id in deletes {
             guard let row = try storedRow(for: id, mapping: mapping(for: id.entity), on: connection) else { continue }
@@ -69,7 +63,7 @@ extension SQLiteStore {
     /// Returns the conflicts found; the caller throws them, rolling back.
     func enforceReferences(
         _ changes: StoreChanges, deleted: [ObjectID], owners: [ObjectID: Set<String>], policy: MergePolicy,
-        into result: inout StoreSaveResult, refreshing refreshedIDs: inout [ObjectID], connection: SQLiteConnection
+        into result: inout StoreSaveResult, refreshing refreshedIDs: inout [ObjectID], connection: Connection
     ) throws(ObjectGraphError) -> [MergeConflict] {
         var gone = Set(deleted)
         var conflicts: [MergeConflict] = []
@@ -105,7 +99,7 @@ extension SQLiteStore {
     /// themselves may be gone already, a to-one then reads what the deleting context has), or
     /// before a batch deletes anything.
     func deniedDeletes(
-        _ deleted: [ObjectID], bases: [ObjectID: RowDelete], gone: Set<ObjectID>, connection: SQLiteConnection
+        _ deleted: [ObjectID], bases: [ObjectID: RowDelete], gone: Set<ObjectID>, connection: Connection
     ) throws(ObjectGraphError) -> [DeniedDelete] {
         var denied: [DeniedDelete] = []
         for id in deleted where !id.entity.denyingSlots.isEmpty {
@@ -134,7 +128,7 @@ extension SQLiteStore {
         return DeniedDelete.ordered(denied)
     }
 
-    private func rowExists(_ id: ObjectID, connection: SQLiteConnection) throws(ObjectGraphError) -> Bool {
+    private func rowExists(_ id: ObjectID, connection: Connection) throws(ObjectGraphError) -> Bool {
         let statement = try connection.statement("SELECT 1 FROM \(schema.sql.name(schema.table(of: id.entity))) WHERE pk = \(schema.sql.parameter(1))")
         defer { statement.reset() }
         try statement.bind(id.primaryKey, at: 1)
@@ -143,7 +137,7 @@ extension SQLiteStore {
 
     /// Nulls every key and removes every join-table pair that points at a row in `gone`, in one
     /// statement per key column and join table, noting the objects changed and their keys.
-    func removeLinks(to gone: Set<ObjectID>, changedKeys: inout [ObjectID: Set<String>], connection: SQLiteConnection) throws(ObjectGraphError) {
+    func removeLinks(to gone: Set<ObjectID>, changedKeys: inout [ObjectID: Set<String>], connection: Connection) throws(ObjectGraphError) {
         let dialect = schema.dialect
         let table = dialect.temporaryTable(IncomingLink.goneTable.name)
         try connection.execute(IncomingLink.goneTable.creationSQL(in: dialect, temporary: true, ifNotExists: true))
@@ -172,7 +166,7 @@ extension SQLiteStore {
         try connection.execute("DELETE FROM \(table)")
     }
 
-    private func entityOfRow(_ key: Int64, table: String, connection: SQLiteConnection) throws(ObjectGraphError) -> EntityDescription? {
+    private func entityOfRow(_ key: Int64, table: String, connection: Connection) throws(ObjectGraphError) -> EntityDescription? {
         let statement = try connection.statement("SELECT entity FROM \(schema.sql.name(table)) WHERE pk = \(schema.sql.parameter(1))")
         defer { statement.reset() }
         try statement.bind(key, at: 1)
@@ -201,7 +195,7 @@ struct IncomingLink {
     /// The rows a save deletes, listed for the statements that remove the links to them.
     static let goneTable = SQLTable(name: "objectgraph-gone", columns: [.fixed("root", .text), .fixed("pk", .key)], compositeKey: ["root", "pk"])
 
-    static func all(in model: ObjectModel, schema: SQLiteSchema) -> [IncomingLink] {
+    static func all(in model: ObjectModel, schema: SQLSchema) -> [IncomingLink] {
         let sql = schema.sql
         let quoted = sql.name
         let gone = schema.dialect.temporaryTable(goneTable.name)
@@ -211,7 +205,7 @@ struct IncomingLink {
             for entity in model.hierarchy(of: root) {
                 for property in entity.properties {
                     guard let relationship = property.relationship,
-                          SQLiteSchema.declaringEntity(of: property.index, in: entity, model: model) === entity,
+                          SQLSchema.declaringEntity(of: property.index, in: entity, model: model) === entity,
                           let destination = model.entity(named: relationship.destinationName) else { continue }
                     let selectGone = "SELECT pk FROM \(gone) WHERE root = \(sql.literal(destination.rootName))"
                     if !relationship.isToMany {
@@ -232,4 +226,10 @@ struct IncomingLink {
         }
         return links
     }
+}
+
+/// What ``resolveDeletes(_:policy:)`` decided.
+struct DeletePlan {
+    var perform: [ObjectID] = []
+    var conflicts: [MergeConflict] = []
 }

@@ -1,17 +1,21 @@
-import CSQLite
-
-extension SQLiteStore {
+extension SQLStore {
     /// Runs a batch in one write transaction, as a few statements over all the selected rows:
     /// no row becomes an object, and only the rows the contexts must merge are read back.
     func execute(_ batch: StoreBatch) throws -> StoreBatchResult {
-        try withWriteTransaction { connection throws(ObjectGraphError) -> StoreBatchResult in
-            var result = switch batch.change {
+        try executeBatch(batch)
+    }
+
+    /// ``execute(_:)`` as every SQL store runs it (a store may check the batch first).
+    func executeBatch(_ batch: StoreBatch) throws(ObjectGraphError) -> StoreBatchResult {
+        var (result, token) = try withHistoryTransaction { connection throws(ObjectGraphError) -> (StoreBatchResult, PendingHistory?) in
+            let result = switch batch.change {
             case .update(let values): try update(batch, to: values, on: connection)
             case .delete: try delete(batch, on: connection)
             }
-            result.historyToken = try writeHistory(HistoryRecord(result), author: batch.author, on: connection)
-            return result
+            return (result, PendingHistory(record: HistoryRecord(result), author: batch.author))
         }
+        result.historyToken = token
+        return result
     }
 
     // MARK: Update
@@ -20,7 +24,7 @@ extension SQLiteStore {
     /// every value already> RETURNING pk`. Strings keep their stored form where Swift's `==`
     /// finds it equal to the new value (a decomposed `"é"` set over a composed one), and doubles
     /// and dates count as held only bit for bit, as a context records changes.
-    private func update(_ batch: StoreBatch, to values: [Int: PropertyValue], on connection: SQLiteConnection) throws(ObjectGraphError) -> StoreBatchResult {
+    private func update(_ batch: StoreBatch, to values: [Int: PropertyValue], on connection: Connection) throws(ObjectGraphError) -> StoreBatchResult {
         let entity = batch.entity
         let mapping = try mapping(for: entity)
         let row = QueryRow.scope(0, entity)
@@ -42,7 +46,7 @@ extension SQLiteStore {
         let alreadyHeld = assignments.map { assignment -> String in
             switch assignment.stored.type {
             case .double, .date:
-                "r.\(assignment.column) IS \(assignment.value == .null ? "NULL" : renderer.bind(assignment.value))"
+                schema.dialect.sameBits("r.\(assignment.column)", assignment.value == .null ? "NULL" : renderer.bind(assignment.value))
             default:
                 renderer.condition(assignment.holds)
             }
@@ -61,16 +65,14 @@ extension SQLiteStore {
         let table = schema.sql.name(schema.table(of: entity))
         let returning = hierarchyHasSeveralEntities(entity) ? "pk, entity" : "pk"
         let sql = schema.sql.update(schema.table(of: entity), alias: "r", set: sets, where: selection.joined(separator: " AND ")) + " RETURNING \(returning)"
-        let ids: [ObjectID]
-        do throws(ObjectGraphError) {
-            ids = try run(SQLStatementText(sql: sql, bindings: renderer.bindings), on: connection) { statement throws(ObjectGraphError) in
+        let updated = try connection.refusingDuplicates { () throws(ObjectGraphError) -> [ObjectID] in
+            try run(SQLStatementText(sql: sql, bindings: renderer.bindings), on: connection) { statement throws(ObjectGraphError) in
                 try objectID(in: statement, default: entity)
             }
-        } catch {
-            guard case .sqlite(_, let code, _) = error, code == SQLITE_CONSTRAINT | (8 << 8) else { throw error }
+        }
+        guard let ids = updated else {
             let select = "SELECT r.pk, r.entity FROM \(table) AS r" + (selectionText.isEmpty ? "" : " WHERE " + selectionText)
-            throw try uniquenessConflicts(
-                of: SQLStatementText(sql: select, bindings: selectionBindings), settingTo: values, original: error, on: connection)
+            throw try uniquenessConflicts(of: SQLStatementText(sql: select, bindings: selectionBindings), settingTo: values, on: connection)
         }
         var result = StoreBatchResult()
         result.selectedIDs = ids.sorted()
@@ -85,7 +87,7 @@ extension SQLiteStore {
     /// one by one, in this transaction, which the error then rolls back. A set-based update can
     /// only collide where the final state does, since every selected row takes the same values.
     private func uniquenessConflicts(
-        of selection: SQLStatementText, settingTo values: [Int: PropertyValue], original: ObjectGraphError, on connection: SQLiteConnection
+        of selection: SQLStatementText, settingTo values: [Int: PropertyValue], on connection: Connection
     ) throws(ObjectGraphError) -> ObjectGraphError {
         let ids = try run(selection, on: connection) { statement throws(ObjectGraphError) in
             ObjectID(entity: try entity(named: statement.string(at: 1)), primaryKey: statement.int64(at: 0))
@@ -99,7 +101,10 @@ extension SQLiteStore {
         var saved = StoreSaveResult()
         var conflicts: [UniquenessConflict] = []
         _ = try writeUpdates(updates, policy: .error, into: &saved, conflicts: &conflicts, connection: connection)
-        return conflicts.isEmpty ? original : .uniquenessViolation(UniquenessConflict.ordered(conflicts))
+        guard !conflicts.isEmpty else {
+            throw .corruptStore(path: path, message: "a UNIQUE index of \(selection.sql) refused a batch update, but no row collides")
+        }
+        return .uniquenessViolation(UniquenessConflict.ordered(conflicts))
     }
 
     // MARK: Delete
@@ -109,7 +114,7 @@ extension SQLiteStore {
     /// relationships that a `nullify` rule empties, removes the deleted rows' pairs from join
     /// tables, and bumps the version of every remaining row whose relationships lost a deleted
     /// object — what a context that deleted each object and saved would write.
-    private func delete(_ batch: StoreBatch, on connection: SQLiteConnection) throws(ObjectGraphError) -> StoreBatchResult {
+    private func delete(_ batch: StoreBatch, on connection: Connection) throws(ObjectGraphError) -> StoreBatchResult {
         var renderer = SQLQueryRenderer(schema: schema, model: model)
         let selection = try selectionConditions(batch, renderer: &renderer)
         let select = "SELECT r.pk, r.entity FROM \(schema.sql.name(schema.table(of: batch.entity))) AS r"
@@ -160,7 +165,7 @@ extension SQLiteStore {
             try execute(schema.sql.update(table, set: ["\(schema.sql.name(column)) = NULL"], where: "pk IN \(keyList)"), keys: keys, on: connection)
         }
         // Links no delete rule reaches (a relationship without an inverse, `noAction`): no row
-        // may point at a deleted one, as after a save (see SQLiteStore+References.swift).
+        // may point at a deleted one, as after a save (see SQLStore+References.swift).
         var unlinked: [ObjectID: Set<String>] = [:]
         try removeLinks(to: deleted, changedKeys: &unlinked, connection: connection)
         for (id, keys) in unlinked where !deleted.contains(id) { result.changedKeys[id, default: []].formUnion(keys) }
@@ -185,7 +190,7 @@ extension SQLiteStore {
     /// `pointingBack`, a to-one relationship's targets count only when their to-one inverse
     /// holds the owner (a to-many inverse always does: it is read from the owner's column).
     private func targets(
-        of keys: [Int64], entity: EntityDescription, property: PropertyDescription, pointingBack: Bool, on connection: SQLiteConnection
+        of keys: [Int64], entity: EntityDescription, property: PropertyDescription, pointingBack: Bool, on connection: Connection
     ) throws(ObjectGraphError) -> [ObjectID] {
         guard let relationship = property.relationship, let destination = model.entity(named: relationship.destinationName) else { return [] }
         let quoted = schema.sql.name
@@ -228,7 +233,7 @@ extension SQLiteStore {
     }
 
     /// The object ID in column 0 (key) and, when there is one, column 1 (entity name).
-    private func objectID(in statement: SQLiteStatement, default entity: EntityDescription) throws(ObjectGraphError) -> ObjectID {
+    private func objectID(in statement: some SQLStatement, default entity: EntityDescription) throws(ObjectGraphError) -> ObjectID {
         guard statement.columnCount > 1 else { return ObjectID(entity: entity, primaryKey: statement.int64(at: 0)) }
         return ObjectID(entity: try self.entity(named: statement.string(at: 1)), primaryKey: statement.int64(at: 0))
     }
@@ -238,7 +243,7 @@ extension SQLiteStore {
     }
 
     /// Runs `sql`, which reads the keys as ``keyList`` from the first parameter.
-    private func execute(_ sql: String, keys: [Int64], on connection: SQLiteConnection) throws(ObjectGraphError) {
+    private func execute(_ sql: String, keys: [Int64], on connection: Connection) throws(ObjectGraphError) {
         _ = try run(SQLStatementText(sql: sql, bindings: [Self.keyArray(keys)]), on: connection) { _ in () }
     }
 

@@ -18,14 +18,14 @@
 ///   notion of equal strings). A uniqueness constraint is a `UNIQUE` index; one a sub-entity
 ///   declares covers only its rows (a partial index on `entity`); `Double` and `Date` columns
 ///   enter it as an expression that makes `-0.0` equal `0.0` and a NaN collide with nothing, as
-///   Swift's `==` does (see ``SQLiteDefinitions``).
+///   Swift's `==` does (see ``SchemaDefinitions``).
 /// - `objectgraph-metadata` keeps the format version, the schema (see ``StoreMetadata``);
 ///   `objectgraph-keys` the next primary key of each hierarchy. Their names hold a `-`, join
 ///   tables a `.` and indexes a `(` or a `.`, which no Swift name can, so no two names meet.
 ///
 /// After a migration a file's names may differ from a new file's (a renamed property whose new
 /// name was taken keeps a suffixed column); the stored schema says which.
-struct SQLiteSchema {
+struct SQLSchema {
     /// Bumped when the layout rules above change in a way the first release could not read; a
     /// file with another format is refused.
     static let formatVersion = "1"
@@ -39,7 +39,7 @@ struct SQLiteSchema {
     /// Each entity's statements and column layout.
     let mappings: [EntityDescription: EntityMapping]
     /// The tables and indexes of the layout.
-    let definitions: SQLiteDefinitions
+    let definitions: SchemaDefinitions
     /// The SQL the statements are written in.
     let dialect: SQLDialect
     private let entityByRowName: [String: EntityDescription]
@@ -70,7 +70,7 @@ struct SQLiteSchema {
         self.mappings = mappings
         entityByRowName = byRowName
         placeByEntity = places
-        definitions = SQLiteDefinitions(stored, dialect: dialect)
+        definitions = SchemaDefinitions(stored, dialect: dialect)
     }
 
     /// The (unquoted) table of `entity`'s hierarchy, as the file names it.
@@ -145,7 +145,7 @@ extension StoredSchema {
                 }
                 let fits = switch property.kind {
                 case .attribute(let type, _): found.kind == .attribute && found.column != nil
-                    && SQLiteDefinitions.attributeType(of: found) == type
+                    && SchemaDefinitions.attributeType(of: found) == type
                 case .relationship(let relationship):
                     found.kind == (relationship.isToMany ? .toMany : .toOne) && found.destination == relationship.destinationName
                         && (found.isOrdered ?? false) == relationship.isOrdered && (found.orderTable != nil) == relationship.isOrdered

@@ -7,16 +7,10 @@
 /// order after every other write, restricted to the members the relationship has then (a link
 /// dropped because its target was deleted elsewhere leaves; a member linked by a key that
 /// another save moved, unknown to this one, stays, last).
-extension SQLiteStore {
-    /// One ordered relationship of one owner.
-    struct OrderKey: Hashable {
-        let owner: ObjectID
-        let slot: Int
-    }
-
+extension SQLStore {
     /// The members of `id`'s ordered relationship at `slot` in order, with their stored
     /// positions (`nil` for a member that has none yet).
-    func storedOrder(of id: ObjectID, slot: Int, mapping: EntityMapping, on connection: SQLiteConnection) throws(ObjectGraphError) -> [(id: ObjectID, position: Int64?)] {
+    func storedOrder(of id: ObjectID, slot: Int, mapping: EntityMapping, on connection: Connection) throws(ObjectGraphError) -> [(id: ObjectID, position: Int64?)] {
         guard let access = mapping.orders[slot] else { return [] }
         let statement = try connection.statement(access.select)
         defer { statement.reset() }
@@ -31,7 +25,7 @@ extension SQLiteStore {
 
     /// Before a save writes anything: the stored order of each ordered relationship its updates
     /// change.
-    func orderBases(of updates: [RowUpdate], connection: SQLiteConnection) throws(ObjectGraphError) -> [OrderKey: [ObjectID]] {
+    func orderBases(of updates: [RowUpdate], connection: Connection) throws(ObjectGraphError) -> [OrderKey: [ObjectID]] {
         var bases: [OrderKey: [ObjectID]] = [:]
         for update in updates {
             let mapping = try mapping(for: update.id.entity)
@@ -45,7 +39,7 @@ extension SQLiteStore {
 
     /// After a save's other writes: writes the order of every ordered relationship it inserts
     /// or changes (see the type's comment).
-    func writeOrders(_ changes: StoreChanges, bases: [OrderKey: [ObjectID]], gone: Set<ObjectID>, connection: SQLiteConnection) throws(ObjectGraphError) {
+    func writeOrders(_ changes: StoreChanges, bases: [OrderKey: [ObjectID]], gone: Set<ObjectID>, connection: Connection) throws(ObjectGraphError) {
         for row in changes.inserted {
             let mapping = try mapping(for: row.id.entity)
             for slot in mapping.orders.keys {
@@ -68,7 +62,7 @@ extension SQLiteStore {
     /// leaves — its key moves away, or its pair goes — so that if it comes back without a list
     /// placing it (by its key, or from the other side of a pair) it comes last, as every member
     /// no list placed does, not at its old place.
-    func dropPosition(of member: ObjectID, in owner: ObjectID, slot: Int, connection: SQLiteConnection) throws(ObjectGraphError) {
+    func dropPosition(of member: ObjectID, in owner: ObjectID, slot: Int, connection: Connection) throws(ObjectGraphError) {
         guard let access = try mapping(for: owner.entity).orders[slot] else { return }
         let delete = try connection.statement(access.delete)
         try delete.bind(owner.primaryKey, at: 1)
@@ -79,7 +73,7 @@ extension SQLiteStore {
     /// Writes `order` as the order of `owner`'s members, keeping to the members it has now;
     /// the rows of members in `before` that left are removed.
     private func writeOrder(
-        _ order: [ObjectID], of owner: ObjectID, slot: Int, before: [ObjectID], mapping: EntityMapping, connection: SQLiteConnection
+        _ order: [ObjectID], of owner: ObjectID, slot: Int, before: [ObjectID], mapping: EntityMapping, connection: Connection
     ) throws(ObjectGraphError) {
         guard let access = mapping.orders[slot] else { return }
         let now = try storedOrder(of: owner, slot: slot, mapping: mapping, on: connection)
@@ -104,4 +98,10 @@ extension SQLiteStore {
             try delete.run()
         }
     }
+}
+
+/// One ordered relationship of one owner.
+struct OrderKey: Hashable {
+    let owner: ObjectID
+    let slot: Int
 }

@@ -1,6 +1,4 @@
-import CSQLite
-
-extension SQLiteStore {
+extension SQLStore {
     /// Writes `changes` in one write transaction: deletes, then updates (each checked against
     /// the row as it is in the file now), then inserts. Any error, any conflict under
     /// ``MergePolicy/error`` and any broken uniqueness constraint rolls the whole transaction
@@ -13,11 +11,16 @@ extension SQLiteStore {
     /// indexes as it is written. A row that collides is left out and the save goes on, so that
     /// ``ObjectGraphError/uniquenessViolation(_:)`` lists every collision at once.
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
-        try withWriteTransaction { connection throws(ObjectGraphError) -> StoreSaveResult in
+        try writeSave(changes, policy: policy)
+    }
+
+    /// ``save(_:policy:)`` as every SQL store writes it (a store may check the changes first).
+    func writeSave(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
+        var (result, token) = try withHistoryTransaction { connection throws(ObjectGraphError) -> (StoreSaveResult, PendingHistory?) in
             var result = StoreSaveResult()
             var uniqueness: [UniquenessConflict] = []
             // Deletes are checked like updates, and no row may point at a deleted one: see
-            // SQLiteStore+References.swift. What the deleted rows and the moved keys pointed at is
+            // SQLStore+References.swift. What the deleted rows and the moved keys pointed at is
             // read first; then the deleted rows go, so that the values they held under a
             // uniqueness constraint are free for the updates and inserts.
             let orderBases = try orderBases(of: changes.updated, connection: connection)
@@ -50,29 +53,17 @@ extension SQLiteStore {
                 }
                 result.refreshed[id] = row
             }
-            result.historyToken = try writeHistory(HistoryRecord(changes, detached: result.detached), author: changes.author, on: connection)
-            return result
+            return (result, PendingHistory(record: HistoryRecord(changes, detached: result.detached), author: changes.author))
         }
-    }
-
-    /// One update, resolved against the stored row and ready to write.
-    private struct PlannedUpdate {
-        let update: RowUpdate
-        let mapping: EntityMapping
-        /// The row as stored before the update, and as the update leaves it.
-        let current: StoredRow
-        let row: StoredRow
-        let write: [Int: PropertyValue]
-        let refresh: Bool
-        /// Whether a value under a uniqueness constraint changes.
-        let changesUniqueValues: Bool
+        result.historyToken = token
+        return result
     }
 
     /// Resolves every update, then writes them; returns the IDs whose rows the context must
     /// take in.
     func writeUpdates(
         _ updates: [RowUpdate], policy: MergePolicy, into result: inout StoreSaveResult,
-        conflicts uniquenessConflicts: inout [UniquenessConflict], connection: SQLiteConnection
+        conflicts uniquenessConflicts: inout [UniquenessConflict], connection: Connection
     ) throws(ObjectGraphError) -> [ObjectID] {
         var conflicts: [MergeConflict] = []
         var planned: [PlannedUpdate] = []
@@ -112,7 +103,7 @@ extension SQLiteStore {
             try statement.bind(row.version, at: 1)
             try bindColumns(of: row.slots, columnSlots: plan.mapping.columnSlots, to: statement)
             try statement.bind(row.id.primaryKey, at: Int32(plan.mapping.columnSlots.count + 2))
-            guard try runCheckingUniqueness(statement) else {
+            guard try runRefusingDuplicates(statement, unique: !plan.mapping.uniqueLookups.isEmpty, on: connection) else {
                 uniquenessConflicts += try collisions(of: row, mapping: plan.mapping, connection: connection)
                 continue
             }
@@ -132,22 +123,20 @@ extension SQLiteStore {
         return refreshedIDs
     }
 
-    /// Runs a write; `false` if a `UNIQUE` index refused it (then the statement wrote nothing
-    /// and the transaction goes on).
-    func runCheckingUniqueness(_ statement: SQLiteStatement) throws(ObjectGraphError) -> Bool {
-        do throws(ObjectGraphError) {
+    /// Runs a write; `false` if a `UNIQUE` index refused it (then it wrote nothing and the
+    /// transaction goes on). A row of an entity without `unique` constraints runs as it is: only
+    /// the primary key could refuse it, which would be a bug, not a collision.
+    func runRefusingDuplicates(_ statement: Connection.Statement, unique: Bool, on connection: Connection) throws(ObjectGraphError) -> Bool {
+        guard unique else {
             try statement.run()
             return true
-        } catch {
-            // SQLITE_CONSTRAINT_UNIQUE, which the C header spells as an expression Swift does not import.
-            if case .sqlite(_, let code, _) = error, code == SQLITE_CONSTRAINT | (8 << 8) { return false }
-            throw error
         }
+        return try connection.refusingDuplicates { () throws(ObjectGraphError) in try statement.run() } != nil
     }
 
     /// Every row that holds `row`'s values under one of its entity's uniqueness constraints,
     /// found through the constraints' indexes.
-    private func collisions(of row: StoredRow, mapping: EntityMapping, connection: SQLiteConnection) throws(ObjectGraphError) -> [UniquenessConflict] {
+    func collisions(of row: StoredRow, mapping: EntityMapping, connection: Connection) throws(ObjectGraphError) -> [UniquenessConflict] {
         var found: [UniquenessConflict] = []
         for lookup in mapping.uniqueLookups {
             guard let key = UniqueKey(lookup.constraint, slots: row.slots) else { continue }
@@ -170,7 +159,7 @@ extension SQLiteStore {
     /// done in SQL so that pairs another context added or removed meanwhile stay as they are.
     /// A removed pair takes its places in ordered sides with it (see ``dropPosition(of:in:slot:connection:)``).
     private func writePairs(
-        of owner: ObjectID, slot: Int, join: JoinTableAccess, committed: PropertyValue, new: Set<ObjectID>, connection: SQLiteConnection
+        of owner: ObjectID, slot: Int, join: JoinTableAccess, committed: PropertyValue, new: Set<ObjectID>, connection: Connection
     ) throws(ObjectGraphError) {
         let before = committed.objectIDs
         let added = new.subtracting(before)
@@ -187,7 +176,7 @@ extension SQLiteStore {
         }
     }
 
-    private func runPairs(_ sql: String, owner: ObjectID, targets: Set<ObjectID>, connection: SQLiteConnection) throws(ObjectGraphError) {
+    func runPairs(_ sql: String, owner: ObjectID, targets: Set<ObjectID>, connection: Connection) throws(ObjectGraphError) {
         let statement = try connection.statement(sql)
         try statement.bind(owner.primaryKey, at: 1)
         for target in targets {
@@ -196,15 +185,22 @@ extension SQLiteStore {
         }
     }
 
-    private func writeInserts(_ rows: [StoredRow], conflicts: inout [UniquenessConflict], connection: SQLiteConnection) throws(ObjectGraphError) {
+    func writeInserts(_ rows: [StoredRow], conflicts: inout [UniquenessConflict], connection: Connection) throws(ObjectGraphError) {
+        try writeInsertsRowByRow(rows, conflicts: &conflicts, connection: connection)
+    }
+
+    /// Writes the rows one statement each, in key order, with their join-table pairs; a row a
+    /// `UNIQUE` index refuses is left out and its collisions noted, and the save goes on.
+    func writeInsertsRowByRow(_ rows: [StoredRow], conflicts: inout [UniquenessConflict], connection: Connection) throws(ObjectGraphError) {
         // The context hands rows over in hash order; in key order each insert appends to the
         // table's B-tree instead of splitting pages all over it (several times faster in bulk).
         let order = Self.keyOrder(of: rows)
         // Bulk inserts are mostly of one entity: keep what it needs at hand rather than look it
         // up, or copy its whole mapping, for every row.
         var entity: EntityDescription?
-        var statement: SQLiteStatement?
+        var statement: Connection.Statement?
         var columnSlots: [Int] = []
+        var hasUniqueness = false
         var joinTables: [(slot: Int, access: JoinTableAccess)] = []
         for index in order {
             let id = rows[index].id
@@ -213,11 +209,12 @@ extension SQLiteStore {
                 entity = id.entity
                 statement = try connection.statement(mapping.insert)
                 columnSlots = mapping.columnSlots
+                hasUniqueness = !mapping.uniqueLookups.isEmpty
                 joinTables = mapping.joinTables
             }
             try statement!.bind(id.primaryKey, at: 1)
             try bindColumns(of: rows[index].slots, columnSlots: columnSlots, to: statement!)
-            guard try runCheckingUniqueness(statement!) else {
+            guard try runRefusingDuplicates(statement!, unique: hasUniqueness, on: connection) else {
                 conflicts += try collisions(of: rows[index], mapping: mapping(for: id.entity), connection: connection)
                 continue
             }
@@ -232,7 +229,7 @@ extension SQLiteStore {
     /// The indices of `rows` in primary key order. Keys come from blocks handed out in order, so
     /// a bulk insert's keys are nearly dense: then each row is placed at its key's offset, in
     /// one pass; sparse keys are sorted.
-    private static func keyOrder(of rows: [StoredRow]) -> [Int] {
+    static func keyOrder(of rows: [StoredRow]) -> [Int] {
         guard let first = rows.first else { return [] }
         var low = first.id.primaryKey
         var high = low
@@ -258,7 +255,7 @@ extension SQLiteStore {
 
     /// Deletes the rows; their join-table pairs stay until ``deleteOwnedPairs(of:connection:)``,
     /// so that the links to them can still be followed back to the objects that held them.
-    private func writeDeletes(_ ids: [ObjectID], connection: SQLiteConnection) throws(ObjectGraphError) {
+    private func writeDeletes(_ ids: [ObjectID], connection: Connection) throws(ObjectGraphError) {
         for id in ids {
             let statement = try connection.statement(try mapping(for: id.entity).delete)
             try statement.bind(id.primaryKey, at: 1)
@@ -268,7 +265,7 @@ extension SQLiteStore {
 
     /// Removes the join-table pairs the deleted objects own (reads skip targets whose row is
     /// gone; ``enforceReferences`` removed the pairs that point at them).
-    private func deleteOwnedPairs(of ids: [ObjectID], connection: SQLiteConnection) throws(ObjectGraphError) {
+    private func deleteOwnedPairs(of ids: [ObjectID], connection: Connection) throws(ObjectGraphError) {
         for id in ids {
             let mapping = try mapping(for: id.entity)
             for statement in mapping.joinTables.map(\.access.deleteOwner) + mapping.orders.values.map(\.deleteOwner) {
@@ -280,11 +277,24 @@ extension SQLiteStore {
     }
 
     /// Binds the slots stored in columns to `?2`, `?3`, … in ``EntityMapping/columnSlots`` order.
-    private func bindColumns(of slots: [PropertyValue], columnSlots: [Int], to statement: SQLiteStatement) throws(ObjectGraphError) {
+    func bindColumns(of slots: [PropertyValue], columnSlots: [Int], to statement: Connection.Statement) throws(ObjectGraphError) {
         var index: Int32 = 2
         for slot in columnSlots {
             try statement.bind(slots[slot], at: index)
             index += 1
         }
     }
+}
+
+/// One update, resolved against the stored row and ready to write.
+private struct PlannedUpdate {
+    let update: RowUpdate
+    let mapping: EntityMapping
+    /// The row as stored before the update, and as the update leaves it.
+    let current: StoredRow
+    let row: StoredRow
+    let write: [Int: PropertyValue]
+    let refresh: Bool
+    /// Whether a value under a uniqueness constraint changes.
+    let changesUniqueValues: Bool
 }
