@@ -175,7 +175,8 @@ struct RemoteChangesTests {
             #expect(pair.readyForBypassingWrites())
             // The "watched" observer is found by a lookup on the title; no object of the
             // context has that title, and the shell's insert names nothing to the history.
-            let raw = try RawDatabase(path: pair.url.path)
+            guard case let .file(url) = pair.location.place else { Issue.record("a SQLite pair"); return }
+            let raw = try RawDatabase(path: url.path)
             try raw.execute("""
                 INSERT INTO "Card" (pk, entity, version, title, rank, writer) VALUES (1000, 'Card', 1, 'watched', 4, '');
                 """)
