@@ -228,6 +228,7 @@ struct ReviewFindings20Tests {
         let missing: String? = nil
         let flag = false
         let cutoff = Date(timeIntervalSinceReferenceDate: 1_000)
+        let word = "ABCD", ranks = [40, 41], maybe: Int? = nil
         let cases: [(String, Predicate<Content>)] = [
             ("struct property", #Predicate { $0.rank < limits.rank / 10 }),
             ("optional chaining", #Predicate { $0.rank < (limits.name?.count ?? 0) }),
@@ -236,6 +237,9 @@ struct ReviewFindings20Tests {
             ("negated Bool", #Predicate { !flag && $0.rank > 3 }),
             ("captured Date", #Predicate { $0.creationDate < cutoff }),
             ("comparison of captured values", #Predicate { $0.rank > 3 && limits.rank > 10 }),
+            ("a captured array's contains", #Predicate { $0.rank > 3 && ranks.contains(40) }),
+            ("a captured string's count", #Predicate { $0.rank < word.count * 10 }),
+            ("nil coalescing on a captured optional", #Predicate { $0.rank < (maybe ?? 40) / 10 }),
         ]
         for (name, predicate) in cases {
             let result = translatedSQL(predicate)
