@@ -309,4 +309,61 @@ struct ReviewFindings20Tests {
             }
         }
     }
+
+    // MARK: Missing and altered indexes
+
+    @Test("a unique index replaced by a plain one of the same name is rebuilt: a duplicate is still refused")
+    func uniqueIndexMadePlain() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("profiles.sqlite")
+            try SQLiteFixture.withViewContext(at: url, model: UniquenessModel.model) { context in
+                Profile.make("ada", in: context)
+                try context.save()
+            }
+            let raw = try RawDatabase(path: url.path)
+            try raw.execute(#"DROP INDEX "Profile.unique(username)"; CREATE INDEX "Profile.unique(username)" ON "Profile"("username")"#)
+            let error = try #require(throws: ObjectGraphError.self) {
+                try SQLiteFixture.withViewContext(at: url, model: UniquenessModel.model) { context in
+                    Profile.make("ada", rank: 7, in: context)
+                    try context.save()
+                }
+            }
+            guard case .uniquenessViolation = error else {
+                Issue.record("expected a uniqueness violation, got \(error)")
+                return
+            }
+        }
+    }
+
+    @Test("a missing index on a file whose table is damaged: the open fails with a typed error and writes nothing")
+    func missingIndexOnDamagedTable() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("profiles.sqlite")
+            try SQLiteFixture.withViewContext(at: url, model: UniquenessModel.model) { context in
+                for rank in 0..<20 { Profile.make("user \(rank)", rank: rank, in: context) }
+                try context.save()
+            }
+            let raw = try RawDatabase(path: url.path)
+            try raw.execute(#"DROP INDEX "Profile.unique(username)""#)
+            let rootText = try raw.rows("SELECT rootpage FROM sqlite_schema WHERE name = 'Profile'").first?.first ?? nil
+            let root = try #require(rootText.flatMap { Int($0) })
+            var bytes = try #require(SQLiteFixture.contents(of: url))
+            let pageSize = 4_096
+            // Scramble the cells at the end of the table's page, where its rows are.
+            for index in (root * pageSize - 600)..<(root * pageSize - 8) { bytes[index] ^= UInt8(truncatingIfNeeded: index &* 151 &+ 0x5A) }
+            try bytes.write(to: url)
+            do {
+                let container = try SQLiteFixture.container(at: url, model: UniquenessModel.model)
+                try container.viewContext.performAndWait { _ = try container.viewContext.fetch(FetchRequest<Profile>()).map(\.username) }
+                container.close()
+                Issue.record("the damaged table was read without an error")
+            } catch let error as ObjectGraphError {
+                guard case .corruptStore = error else {
+                    Issue.record("\(error) instead of corruptStore")
+                    return
+                }
+            }
+            #expect(SQLiteFixture.contents(of: url) == bytes, "the damaged file was written")
+        }
+    }
 }
