@@ -366,4 +366,38 @@ struct ReviewFindings20Tests {
             #expect(SQLiteFixture.contents(of: url) == bytes, "the damaged file was written")
         }
     }
+
+    // MARK: Agreement beyond arithmetic
+
+    @Test("a forced unwrap of nil fails the fetch in both paths, never an empty result", arguments: StoreFlavor.allCases)
+    func forcedUnwrapOfNil(flavor: StoreFlavor) throws {
+        let container = try allTypes(flavor, count: 3) { index, all in all.optionalInt = index == 1 ? nil : index }
+        let view = container.viewContext
+        view.performAndWait {
+            let (store, memory) = bothPaths(FetchRequest(predicate: #Predicate { $0.optionalInt! >= 0 }), in: view)
+            #expect(store == memory)
+            guard case .failure = memory else {
+                Issue.record("in memory, a forced unwrap of nil gave \(memory)")
+                return
+            }
+        }
+    }
+
+    @Test("String.count counts characters in both paths (a combining accent, an emoji with a skin tone)", arguments: StoreFlavor.allCases)
+    func stringCount(flavor: StoreFlavor) throws {
+        let strings = ["e\u{301}", "\u{E9}", "\u{1F44D}\u{1F3FD}", "abc", ""]
+        let container = try allTypes(flavor, count: strings.count) { index, all in all.string = strings[index] }
+        let view = container.viewContext
+        let one = 1
+        view.performAndWait {
+            for (name, request) in [
+                ("count == 1", FetchRequest<AllTypes>(predicate: #Predicate { $0.string.count == one })),
+                ("count > 1", FetchRequest<AllTypes>(predicate: #Predicate { $0.string.count > one })),
+                ("isEmpty", FetchRequest<AllTypes>(predicate: #Predicate { $0.string.isEmpty })),
+            ] {
+                let (store, memory) = bothPaths(request, in: view)
+                #expect(store == memory, "\(name)")
+            }
+        }
+    }
 }

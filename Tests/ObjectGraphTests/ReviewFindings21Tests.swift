@@ -384,6 +384,41 @@ extension ReviewFindings21Tests {
     }
 }
 
+extension ReviewFindings21Tests {
+    @Test("a named reader silent for longer than readerTimeout stops holding history back; its token then expires with a typed error")
+    func ageCap() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("age.sqlite")
+            var options = ChangeFeedOptions()
+            options.trimming = .automatic(readerTimeout: .milliseconds(300))
+            let container = try historyContainer(at: url, options: options)
+            let view = container.viewContext
+            try view.performAndWait {
+                Self.card("a", rank: 0, in: view)
+                try view.save()
+            }
+            let start = try container.history.currentToken()
+            try container.history.recordProgress(start, reader: "sync")
+            for index in 1...3 {
+                try view.performAndWait {
+                    Self.card("c\(index)", rank: index, in: view)
+                    try view.save()
+                }
+            }
+            #expect(try container.history.transactions(after: start).count == 3, "kept while the reader counts")
+            Thread.sleep(forTimeInterval: 0.5)
+            // Another reader's record (as any container's periodic one) runs the trimming.
+            try container.history.recordProgress(try container.history.currentToken(), reader: "other")
+            #expect(try !container.history.readers().contains { $0.name == "sync" }, "the silent reader was dropped")
+            let error = #expect(throws: ObjectGraphError.self) { try container.history.transactions(after: start) }
+            guard case .historyTokenExpired? = error else {
+                Issue.record("\(String(describing: error)) instead of historyTokenExpired")
+                return
+            }
+        }
+    }
+}
+
 /// Tokens a `didSave` subscriber saw, from whichever thread.
 final class RecordedTokens: @unchecked Sendable {  // `lock` protects `tokens`
     private let lock = NSLock()
