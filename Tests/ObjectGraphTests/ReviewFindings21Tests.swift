@@ -419,6 +419,53 @@ extension ReviewFindings21Tests {
     }
 }
 
+extension ReviewFindings21Tests {
+    @Test("a write that bypasses the store and then checkpoints the WAL (as a migration tool may) still reaches live results")
+    func bypassThenCheckpoint() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("checkpointed.sqlite")
+            let writer = try historyContainer(at: url), reader = try historyContainer(at: url)
+            let live = try LiveCards(container: reader)
+            let context = writer.newBackgroundContext(name: "writer")
+            try context.performAndWait {
+                Self.card("a", rank: 1, in: context)
+                Self.card("b", rank: 2, in: context)
+                try context.save()
+            }
+            #expect(try eventually { try live.agree(with: reader) })
+            Thread.sleep(forTimeInterval: 1.2)  // every container has looked and recorded its progress
+            let raw = try RawDatabase(path: url.path)
+            try raw.execute(#"UPDATE "Card" SET rank = 10 WHERE title = 'a'; PRAGMA wal_checkpoint(TRUNCATE);"#)
+            let agrees = try eventually(timeout: 3) { try live.agree(with: reader) }
+            let shown = live.shown().controller, file = try live.freshFetch(in: reader)
+            withKnownIssue("SQLiteChangeWatcher.look takes an empty WAL for a checkpoint (mayBeCheckpoint) and FeedPosition.decide then ignores the commit: live results stay stale") {
+                #expect(agrees, "shown \(shown), file \(file)")
+            }
+        }
+    }
+
+    @Test("a container's own saves reach its live results once, and another container's saves once, never again through the feed")
+    func exactlyOnceDeliveries() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("once.sqlite")
+            let mine = try historyContainer(at: url), theirs = try historyContainer(at: url)
+            let live = try LiveCards(container: mine)
+            for (round, container) in [mine, theirs, mine, theirs].enumerated() {
+                let before = live.deliveries
+                let context = container.newBackgroundContext(name: "round \(round)")
+                try context.performAndWait {
+                    Self.card("r\(round)", rank: round, in: context)
+                    try context.save()
+                }
+                #expect(try eventually { try live.agree(with: mine) })
+                Thread.sleep(forTimeInterval: 0.7)  // past a safety-net look of both feeds
+                _ = live.shown()
+                #expect(live.deliveries == before + 1, "round \(round): \(live.deliveries - before) deliveries")
+            }
+        }
+    }
+}
+
 /// Tokens a `didSave` subscriber saw, from whichever thread.
 final class RecordedTokens: @unchecked Sendable {  // `lock` protects `tokens`
     private let lock = NSLock()
