@@ -466,6 +466,46 @@ extension ReviewFindings21Tests {
     }
 }
 
+extension ReviewFindings21Tests {
+    @Test("a write that bypasses the store on a file ObjectGraph has not written yet (no history tables) reaches live results")
+    func bypassBeforeHistoryExists() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("fresh.sqlite")
+            let first = try historyContainer(at: url), second = try historyContainer(at: url)
+            let live = try LiveCards(container: second)
+            #expect(live.shown().controller.isEmpty)
+            _ = first  // another container stays open on the file
+            let raw = try RawDatabase(path: url.path)
+            try raw.execute(#"INSERT INTO "Card" (pk, entity, version, title, rank, writer) VALUES (1000, 'Card', 1, 'shell', 0, '')"#)
+            #expect(try eventually(timeout: 5) { try live.agree(with: second) }, "\(live.shown().controller)")
+        }
+    }
+
+    @Test("a background context that merges automatically takes another container's save to an object it holds")
+    func backgroundContextFollows() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("background.sqlite")
+            let writer = try historyContainer(at: url), reader = try historyContainer(at: url)
+            let writing = writer.newBackgroundContext(name: "writer")
+            let id = try writing.performAndWait {
+                let card = Card(context: writing)
+                card.title = "before"
+                try writing.save()
+                return try #require(card.objectID)
+            }
+            let background = reader.newBackgroundContext(name: "reader")
+            background.automaticallyMergesChangesFromSiblings = true
+            let held = try background.performAndWait { try #require(background.object(with: id, as: Card.self)) }
+            #expect(background.performAndWait { held.title } == "before")
+            try writing.performAndWait {
+                try #require(writing.object(with: id, as: Card.self)).title = "after"
+                try writing.save()
+            }
+            #expect(eventually(timeout: 5) { background.performAndWait { held.title } == "after" })
+        }
+    }
+}
+
 /// Tokens a `didSave` subscriber saw, from whichever thread.
 final class RecordedTokens: @unchecked Sendable {  // `lock` protects `tokens`
     private let lock = NSLock()
