@@ -400,4 +400,24 @@ struct ReviewFindings20Tests {
             }
         }
     }
+
+    @Test("a window over a predicate that may trap, with unsaved inserts and changes, gives what memory gives", arguments: StoreFlavor.allCases)
+    func windowWithTrappingPredicate(flavor: StoreFlavor) throws {
+        let container = try store(flavor, ranks: [5, 2, 1, 4, 3])
+        let view = container.viewContext
+        try view.performAndWait { () throws in
+            Content(context: view).rank = 6
+            let three = try #require(try view.fetch(FetchRequest<Content>(predicate: #Predicate { $0.rank == 3 })).first)
+            three.rank = 7
+            for (limit, offset) in [(1, 0), (2, 1), (3, 3), (10, 0)] {
+                var request = FetchRequest<Content>(predicate: #Predicate { 12 / $0.rank >= 2 }, sortBy: [SortDescriptor(\.rank, order: .reverse)])
+                request.fetchLimit = limit
+                request.fetchOffset = offset
+                var reference = request
+                reference.evaluatesInMemory = true
+                let stored = try view.fetch(request).map(\.rank), memory = try view.fetch(reference).map(\.rank)
+                #expect(stored == memory, "limit \(limit), offset \(offset)")
+            }
+        }
+    }
 }
