@@ -279,13 +279,7 @@ struct ReviewFindings20Tests {
                 for damage in [SQLiteDamageTests.Damage.flipByte, .scrambleRun] {
                     var bytes = SQLiteDamageTests.pristine
                     if damage == .flipByte { bytes[offset] ^= 0xFF } else { bytes[offset] ^= 0x01 }
-                    let url = directory.appendingPathComponent("header-\(offset)-\(damage).sqlite")
-                    try bytes.write(to: url)
-                    let outcome = SQLiteDamageTests().exercise(url)
-                    if !outcome.errors.isEmpty {
-                        #expect(SQLiteFixture.contents(of: url) == bytes, "offset \(offset) \(damage): a step failed (\(outcome.errors)) but the file was written")
-                    }
-                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+                    try exerciseDamaged(bytes, named: "header-\(offset)-\(damage)", in: directory)
                 }
             }
         }
@@ -298,16 +292,21 @@ struct ReviewFindings20Tests {
             var lengths = Set(stride(from: 0, to: pristine.count, by: SQLiteDamageTests.pageSize).flatMap { [$0, $0 + 100, $0 + 2_000] })
             lengths.formUnion([1, 50, 99, 101, 512])
             for length in lengths.sorted() where length > 0 && length < pristine.count {
-                let bytes = pristine.prefix(length)
-                let url = directory.appendingPathComponent("cut-\(length).sqlite")
-                try bytes.write(to: url)
-                let outcome = SQLiteDamageTests().exercise(url)
-                if !outcome.errors.isEmpty {
-                    #expect(SQLiteFixture.contents(of: url) == bytes, "cut at \(length): a step failed (\(outcome.errors)) but the file was written")
-                }
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+                try exerciseDamaged(pristine.prefix(length), named: "cut-\(length)", in: directory)
             }
         }
+    }
+
+    /// Writes `bytes` as a store file, opens, reads everything and saves (as the damage sweep
+    /// does): every failure typed, never a crash, and the file unchanged once a step failed.
+    private func exerciseDamaged(_ bytes: Data, named name: String, in directory: URL) throws {
+        let url = directory.appendingPathComponent("\(name).sqlite")
+        try bytes.write(to: url)
+        let outcome = SQLiteDamageTests().exercise(url)
+        if !outcome.errors.isEmpty {
+            #expect(SQLiteFixture.contents(of: url) == bytes, "\(name): a step failed (\(outcome.errors)) but the file was written")
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
 
     // MARK: Missing and altered indexes
