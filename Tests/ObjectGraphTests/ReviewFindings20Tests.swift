@@ -297,6 +297,48 @@ struct ReviewFindings20Tests {
         }
     }
 
+    @Test("a damaged write-ahead log beside a sound file: a typed error or a working store, never a crash")
+    func damagedWAL() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let source = directory.appendingPathComponent("source.sqlite")
+            let container = try SQLiteFixture.container(at: source)
+            try container.viewContext.performAndWait {
+                let bucket = Bucket(context: container.viewContext)
+                bucket.name = "in the log"
+                for index in 0..<40 {
+                    let content = Content(context: container.viewContext)
+                    content.name = "content \(index) " + String(repeating: "z", count: 80)
+                    content.rank = index
+                    content.bucket = bucket
+                }
+                try container.viewContext.save()
+                for content in bucket.contents where content.rank % 3 == 0 { content.rank += 1_000 }
+                try container.viewContext.save()
+            }
+            // Copied while the container is open: the log holds both saves, not yet checkpointed.
+            let main = try #require(SQLiteFixture.contents(of: source))
+            let wal = try #require(FileManager.default.contents(atPath: source.path + "-wal"))
+            container.close()
+            try #require(wal.count > 32 + 24 + SQLiteDamageTests.pageSize)
+            let frame = 24 + SQLiteDamageTests.pageSize
+            var offsets = Set(0..<32).union(32..<56)
+            for index in 0..<(wal.count - 32) / frame { offsets.formUnion([32 + index * frame, 32 + index * frame + 8, 32 + index * frame + 24 + 100]) }
+            offsets.formUnion([wal.count - 1, wal.count - 8])
+            for offset in offsets.sorted() where offset < wal.count {
+                var damaged = wal
+                damaged[offset] ^= 0xFF
+                let url = directory.appendingPathComponent("wal-\(offset).sqlite")
+                try main.write(to: url)
+                try damaged.write(to: URL(fileURLWithPath: url.path + "-wal"))
+                let outcome = SQLiteDamageTests().exercise(url)
+                if !outcome.errors.isEmpty {
+                    #expect(SQLiteFixture.contents(of: url) == main, "log offset \(offset): a step failed (\(outcome.errors)) but the file was written")
+                }
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            }
+        }
+    }
+
     /// Writes `bytes` as a store file, opens, reads everything and saves (as the damage sweep
     /// does): every failure typed, never a crash, and the file unchanged once a step failed.
     private func exerciseDamaged(_ bytes: Data, named name: String, in directory: URL) throws {
