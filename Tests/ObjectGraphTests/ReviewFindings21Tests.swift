@@ -506,6 +506,52 @@ extension ReviewFindings21Tests {
     }
 }
 
+extension ReviewFindings21Tests {
+    @Test("another container's save to one property merges under an unsaved change to another: the save works; the same property conflicts")
+    func unsavedChangesMeetRemoteSaves() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("conflicts.sqlite")
+            let writer = try historyContainer(at: url), reader = try historyContainer(at: url)
+            let writing = writer.newBackgroundContext(name: "writer")
+            let id = try writing.performAndWait {
+                let card = Card(context: writing)
+                card.title = "first"
+                try writing.save()
+                return try #require(card.objectID)
+            }
+            let view = reader.viewContext
+            let held = try view.performAndWait { try #require(view.object(with: id, as: Card.self)) }
+            view.performAndWait { held.title = "mine" }
+            try writing.performAndWait {
+                try #require(writing.object(with: id, as: Card.self)).rank = 5
+                try writing.save()
+            }
+            #expect(eventually(timeout: 5) { view.performAndWait { held.rank == 5 } }, "the remote rank merged")
+            #expect(view.performAndWait { held.title } == "mine", "the unsaved title stayed")
+            try view.performAndWait { try view.save() }
+            let fresh = writer.newBackgroundContext(name: "check")
+            let saved = try fresh.performAndWait { () throws -> (String, Int) in
+                let card = try #require(fresh.object(with: id, as: Card.self))
+                return (card.title, card.rank)
+            }
+            #expect(saved == ("mine", 5))
+
+            // Now both change the title: the later save meets a conflict.
+            view.performAndWait { held.title = "mine again" }
+            try writing.performAndWait {
+                try #require(writing.object(with: id, as: Card.self)).title = "theirs"
+                try writing.save()
+            }
+            #expect(eventually(timeout: 5) { (try? reader.history.currentToken()) == (try? writer.history.currentToken()) })
+            let error = #expect(throws: ObjectGraphError.self) { try view.performAndWait { try view.save() } }
+            guard case .mergeConflict? = error else {
+                Issue.record("\(String(describing: error)) instead of a merge conflict")
+                return
+            }
+        }
+    }
+}
+
 /// Tokens a `didSave` subscriber saw, from whichever thread.
 final class RecordedTokens: @unchecked Sendable {  // `lock` protects `tokens`
     private let lock = NSLock()
