@@ -248,6 +248,30 @@ struct ReviewFindings20Tests {
         }
     }
 
+    @Test("every form Docs/Queries.md lists under 'What runs in SQL' translates wholly to SQL")
+    func documentedFormsRunInSQL() {
+        let names = ["a", "b"], limit = 70, name: String? = "ab"
+        let cases: [(String, Predicate<Content>)] = [
+            ("comparison", #Predicate { $0.name != "x" && $0.rank >= 3 }),
+            ("Bool attribute, !, ||", #Predicate { !$0.isEven || $0.rank < 2 }),
+            ("conditional", #Predicate { ($0.isEven ? $0.rank : 0) > 2 }),
+            ("nil check and coalescing on a relationship", #Predicate { $0.bucket != nil && ($0.bucket?.name ?? "") == "A" }),
+            ("captured array contains", #Predicate { names.contains($0.name) }),
+            ("closed range", #Predicate { (1...5).contains($0.rank) }),
+            ("half-open range", #Predicate { (1..<5).contains($0.rank) }),
+            ("string contains, starts(with:), isEmpty", #Predicate { $0.name.contains("ab") || $0.name.starts(with: "a") || $0.name.isEmpty }),
+            ("to-many contains(where:), count", #Predicate { $0.tags.contains { $0.title == "t" } && $0.tags.count > 1 }),
+            ("to-many allSatisfy, isEmpty", #Predicate { $0.tags.allSatisfy { $0.title != "t" } || $0.tags.isEmpty }),
+            ("entity check", #Predicate { $0 is ImageContent }),
+            ("captured arithmetic", #Predicate { $0.rank < limit % 7 + 1 && $0.rank > (name?.count ?? 0) }),
+            ("stored arithmetic", #Predicate { $0.rank % 10 == 0 && -$0.rank < 5 }),
+        ]
+        for (title, predicate) in cases {
+            let result = translatedSQL(predicate)
+            #expect(result.sql != nil && result.translated.isExact, "\(title): in memory \(result.translated.inMemoryParts)")
+        }
+    }
+
     // MARK: The SQL log
 
     @Test("count(for:) and fetchIdentifiers(_:) with a conjunct left to memory mark it in the SQL log, as fetch does")
