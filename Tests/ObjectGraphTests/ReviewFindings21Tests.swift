@@ -552,6 +552,38 @@ extension ReviewFindings21Tests {
     }
 }
 
+extension ReviewFindings21Tests {
+    @Test("a reset after a write that bypasses the store keeps the context's unsaved changes, and deletes objects the write removed")
+    func resetKeepsUnsavedChanges() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("reset.sqlite")
+            let writer = try historyContainer(at: url), reader = try historyContainer(at: url)
+            let writing = writer.newBackgroundContext(name: "writer")
+            let (editedID, removedID) = try writing.performAndWait {
+                let edited = Card(context: writing), removed = Card(context: writing)
+                edited.title = "edited"
+                removed.title = "removed"
+                try writing.save()
+                return (try #require(edited.objectID), try #require(removed.objectID))
+            }
+            let view = reader.viewContext
+            let (edited, removed) = try view.performAndWait {
+                (try #require(view.object(with: editedID, as: Card.self)), try #require(view.object(with: removedID, as: Card.self)))
+            }
+            view.performAndWait { edited.writer = "unsaved note" }
+            Thread.sleep(forTimeInterval: 1.2)  // every container has looked and recorded its progress
+            let raw = try RawDatabase(path: url.path)
+            try raw.execute(#"UPDATE "Card" SET rank = 42 WHERE title = 'edited'; DELETE FROM "Card" WHERE title = 'removed';"#)
+            #expect(eventually(timeout: 5) { view.performAndWait { edited.rank == 42 } }, "the bypass write reached the held object")
+            view.performAndWait {
+                #expect(edited.writer == "unsaved note", "the unsaved change survived the reset")
+                #expect(view.hasChanges)
+                #expect(removed.isDeleted || removed.managedObjectContext == nil, "the object the shell deleted left the context")
+            }
+        }
+    }
+}
+
 /// Tokens a `didSave` subscriber saw, from whichever thread.
 final class RecordedTokens: @unchecked Sendable {  // `lock` protects `tokens`
     private let lock = NSLock()
