@@ -132,6 +132,10 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The token was issued by another store: another file, or this file before it was erased
     /// and made anew.
     case historyTokenMismatch(path: String)
+    /// The token is newer than the store's newest transaction, `latest`: the file was restored
+    /// from an older copy (a backup), or the token comes from a newer copy of it. Nothing after
+    /// it can be told apart from what it skipped.
+    case historyTokenAhead(path: String, token: Int64, latest: Int64)
 
     /// A sentence saying what went wrong and, where there is one, how to fix it.
     public var description: String {
@@ -233,6 +237,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "The history of \(path) after token \(token) was trimmed; it keeps the transactions after token \(oldest) only. Fetch what you need afresh and go on from history.currentToken(); record your progress with history.recordProgress(_:reader:) so that history you have not read is kept."
         case .historyTokenMismatch(let path):
             "The history token was issued by another store than \(path) (another file, or this file before it was erased and made anew). Fetch what you need afresh and go on from history.currentToken()."
+        case let .historyTokenAhead(path, token, latest):
+            "The history token \(token) is ahead of the history of \(path), whose newest transaction is \(latest): the file was restored from an older copy, or the token comes from a newer copy of it. Fetch what you need afresh and go on from history.currentToken()."
         }
     }
 }

@@ -164,4 +164,32 @@ struct HistoryTrimmingPlanTests {
         #expect(Set(plan.gone) == ["old", "dead"])
         #expect(trimming.plan(readers: [], latest: 20, now: Date()) { _ in nil }.through == 20)
     }
+
+    @Test("an open container that has recorded nothing holds back history from its start token; once recorded, its record counts")
+    func unrecordedListeners() {
+        let trimming = HistoryTrimming.automatic(readerTimeout: .seconds(60))
+        let readers = [Self.reader("app", 9, secondsAgo: 1, endpoint: "app-pipe")]
+        let widget = trimming.plan(readers: readers, latest: 20, now: Date(), unrecorded: ["widget-pipe": 4, "app-pipe": 1]) { _ in true }
+        #expect(widget.through == 4, "the app's own pipe is covered by its record")
+        #expect(widget.gone.isEmpty)
+        #expect(trimming.plan(readers: readers, latest: 20, now: Date()) { _ in true }.through == 9)
+    }
+
+    @Test("a pipe names its start token and age; only live listeners within the age cap count")
+    func listenerStartsOfPipes() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("pipes.sqlite").path
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
+            let channel = FIFOWakeUpChannel(storePath: path)
+            let endpoint = try #require(channel.startListening(on: DispatchQueue(label: "test.pipes"), from: 42) {})
+            let other = FIFOWakeUpChannel(storePath: path)
+            #expect(other.listenerStarts(maximumAge: 60) == [endpoint: 42])
+            #expect(other.listenerStarts(maximumAge: -10).isEmpty, "older than the cap")
+            // A pipe left by a process that died: nobody reads it.
+            mkfifo(path + "-wakeups/3-\(Int64(Date().timeIntervalSince1970))-DEAD", 0o600)
+            #expect(other.listenerStarts(maximumAge: 60) == [endpoint: 42])
+            channel.stopListening()
+            #expect(other.listenerStarts(maximumAge: 60).isEmpty)
+        }
+    }
 }

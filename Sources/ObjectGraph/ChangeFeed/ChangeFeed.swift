@@ -68,7 +68,7 @@ final class ChangeFeed: @unchecked Sendable {
     /// Starts listening and looking; the container's contexts exist from now on.
     func start(coordinator: StoreCoordinator) {
         self.coordinator = coordinator
-        endpoint = channel?.startListening(on: queue) { [weak self] in self?.check() }
+        endpoint = channel?.startListening(on: queue, from: startToken) { [weak self] in self?.check() }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = DispatchTimeInterval.nanoseconds(Int(options.safetyNetInterval.timeInterval * 1e9))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
@@ -148,7 +148,7 @@ final class ChangeFeed: @unchecked Sendable {
             let changes: RemoteChanges
             do throws(ObjectGraphError) {
                 changes = try watcher.changes(after: token, storeIdentifier: identifier, own: own) { coordinator.followedEntityNames() }
-            } catch .historyTokenExpired, .historyTokenMismatch {
+            } catch .historyTokenExpired, .historyTokenMismatch, .historyTokenAhead {
                 return .expired
             } catch {
                 return .failed  // the next wake-up or look tries again
@@ -186,9 +186,12 @@ final class ChangeFeed: @unchecked Sendable {
     /// Records the container's progress when it moved (at most once a second) or has not been
     /// recorded for a while; trims the history as the options say.
     ///
-    /// A container starts recording once it has read or written something: opening a store
-    /// writes nothing to it. (Until then, another process may trim history this container has
-    /// not read; it then starts over with a fresh fetch, as for any expired token.)
+    /// A container starts recording once its position moved: opening a store and reading it
+    /// write nothing. Until then its wake-up endpoint, which carries the start token, holds
+    /// back the history after it (``WakeUpChannel/listenerStarts(maximumAge:)``); where the
+    /// channel cannot tell (PostgreSQL, no pipe), another process may trim history this
+    /// container has not read, and it then starts over with a fresh fetch, as for any expired
+    /// token.
     private func recordProgressIfDue(force: Bool = false) {
         let now = Date()
         let due: Int64? = lock.withLock {
@@ -203,11 +206,10 @@ final class ChangeFeed: @unchecked Sendable {
             return token
         }
         guard let token = due else { return }
-        let channel = channel
         do {
             try store.recordReader(
                 ReaderProgress(name: readerName, token: token, isContainer: true, endpoint: endpoint), trimming: options.trimming,
-                isListening: { channel?.isListening($0) })
+                listeners: ReaderListeners(channel))
             lock.withLock { recorded = (token, now) }
             // The other readers look at once: a write that bypasses the store just after this
             // one is then told apart from it (see FeedPosition.decide).

@@ -58,11 +58,12 @@ final class FIFOWakeUpChannel: WakeUpChannel, @unchecked Sendable {
 
     // MARK: Listening
 
-    func startListening(on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> String? {
+    func startListening(on queue: DispatchQueue, from token: Int64, _ handler: @escaping @Sendable () -> Void) -> String? {
         lock.lock()
         defer { lock.unlock() }
         if let listening { return listening.name }
-        let name = UUID().uuidString
+        // The start token and the time lead the name (see `listenerStarts`).
+        let name = "\(token)-\(Int64(Date().timeIntervalSince1970))-\(UUID().uuidString)"
         // Made and opened under a hidden name, then renamed: a writer never sees a pipe whose
         // reader has not opened it yet (it would take it for a dead one). The folder may vanish
         // between `mkdir` and `mkfifo` (the last listener removes it): then once more.
@@ -137,6 +138,21 @@ final class FIFOWakeUpChannel: WakeUpChannel, @unchecked Sendable {
             return true
         }
         return errno == ENXIO || errno == ENOENT ? false : nil
+    }
+
+    /// The pipes named `<start token>-<seconds since 1970>-<UUID>` (a pipe of an older version
+    /// carries neither), made at most `maximumAge` seconds ago, whose reader still runs.
+    func listenerStarts(maximumAge: TimeInterval) -> [String: Int64] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+        let now = Date().timeIntervalSince1970
+        var starts: [String: Int64] = [:]
+        for name in names where !name.hasPrefix(".") {
+            let parts = name.split(separator: "-", maxSplits: 2)
+            guard parts.count == 3, let token = Int64(parts[0]), let made = Int64(parts[1]),
+                  now - TimeInterval(made) <= maximumAge, isListening(name) == true else { continue }
+            starts[name] = token
+        }
+        return starts
     }
 
     /// Opens the pipes of listeners that appeared since the folder was last listed, and forgets

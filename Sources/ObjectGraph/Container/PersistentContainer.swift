@@ -80,9 +80,8 @@ public final class PersistentContainer: Sendable {
     /// ```
     public var history: PersistentHistory {
         let channel = coordinator.channel
-        return PersistentHistory(store: coordinator.store, model: model, trimming: coordinator.trimming, feed: coordinator.feed) {
-            channel?.isListening($0)
-        }
+        return PersistentHistory(
+            store: coordinator.store, model: model, trimming: coordinator.trimming, feed: coordinator.feed, listeners: ReaderListeners(channel))
     }
 
     /// Posts the newest history token each time this container learns that another container

@@ -10,7 +10,9 @@
 /// ```
 ///
 /// A token belongs to one store: a token of another file, or of a file that was erased and made
-/// anew, is refused with ``ObjectGraphError/historyTokenMismatch(path:)``.
+/// anew, is refused with ``ObjectGraphError/historyTokenMismatch(path:)``; a token newer than
+/// the store's history (a file restored from an older copy) with
+/// ``ObjectGraphError/historyTokenAhead(path:token:latest:)``.
 public struct HistoryToken: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     /// The identifier of the store that issued the token (a UUID made when its history began).
     public let storeIdentifier: String

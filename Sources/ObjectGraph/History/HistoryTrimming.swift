@@ -38,10 +38,18 @@ public struct HistoryTrimming: Sendable, Equatable {
     /// when none does), and the readers that no longer count.
     ///
     /// - Parameters:
+    ///   - unrecorded: the open containers that listen, by endpoint, with the token each
+    ///     started at; those with no reader record hold back the history after it.
     ///   - isListening: whether the live reader behind an endpoint still runs (`nil`: cannot tell).
-    func plan(readers: [HistoryReader], latest: Int64, now: Date, isListening: (String) -> Bool?) -> (through: Int64, gone: [String]) {
+    func plan(
+        readers: [HistoryReader], latest: Int64, now: Date, unrecorded: [String: Int64] = [:], isListening: (String) -> Bool?
+    ) -> (through: Int64, gone: [String]) {
         var through = latest
         var gone: [String] = []
+        let recorded = Set(readers.compactMap(\.endpoint))
+        for (endpoint, start) in unrecorded where !recorded.contains(endpoint) {
+            through = min(through, start)
+        }
         for reader in readers {
             let silent = now.timeIntervalSince(reader.lastSeen) > readerTimeout.timeInterval
             let died = reader.endpoint.flatMap(isListening) == false

@@ -27,8 +27,8 @@ public struct PersistentHistory: Sendable {
     let trimming: HistoryTrimming
     /// The container's change feed, whose own progress is recorded before a named reader's.
     let feed: ChangeFeed?
-    /// Whether a container's wake-up endpoint still listens (see ``WakeUpChannel``).
-    let isListening: @Sendable (String) -> Bool?
+    /// What the store's wake-up channel knows of the open containers (see ``WakeUpChannel``).
+    let listeners: ReaderListeners
 
     /// The token of the newest transaction: the history after it is what is saved from now on.
     public func currentToken() throws -> HistoryToken {
@@ -43,7 +43,8 @@ public struct PersistentHistory: Sendable {
     ///   - entityNames: only the changes of these entities, and only transactions with one.
     /// - Throws: ``ObjectGraphError/historyTokenExpired(path:token:oldestAvailable:)`` when the
     ///   history after `token` was trimmed, ``ObjectGraphError/historyTokenMismatch(path:)`` for
-    ///   a token of another store.
+    ///   a token of another store, ``ObjectGraphError/historyTokenAhead(path:token:latest:)``
+    ///   for a token newer than the store's history (a file restored from an older copy).
     public func transactions(after token: HistoryToken? = nil, authors: Set<String>? = nil, entityNames: Set<String>? = nil) throws -> [HistoryTransaction] {
         let stored = try store.historyTransactions(after: token?.value, storeIdentifier: token?.storeIdentifier) { name in
             entityNames?.contains(name) ?? true
@@ -69,6 +70,7 @@ public struct PersistentHistory: Sendable {
     public func deleteHistory(before token: HistoryToken) throws {
         let state = try store.historyState()
         _ = try state.check(nil, identifier: token.storeIdentifier, path: store.path)
+        try state.checkNotAhead(token.value, path: store.path)
         try store.deleteHistory(through: token.value - 1)
     }
 
@@ -79,7 +81,7 @@ public struct PersistentHistory: Sendable {
         let state = try store.historyState()
         _ = try state.check(token.value, identifier: token.storeIdentifier, path: store.path)
         feed?.recordProgressNow()
-        try store.recordReader(ReaderProgress(name: name, token: token.value, isContainer: false, endpoint: nil), trimming: trimming, isListening: isListening)
+        try store.recordReader(ReaderProgress(name: name, token: token.value, isContainer: false, endpoint: nil), trimming: trimming, listeners: listeners)
     }
 
     /// Forgets the reader `name`: the history it had not read may be trimmed.

@@ -17,7 +17,7 @@ protocol StoreHistory: AnyObject, Sendable {
     func deleteHistory(through token: Int64) throws(ObjectGraphError)
     /// Records how far a reader has read, then trims what every reader that still counts has
     /// read, when `trimming` is automatic.
-    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, isListening: (String) -> Bool?) throws(ObjectGraphError)
+    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, listeners: ReaderListeners) throws(ObjectGraphError)
     /// Forgets a reader.
     func removeReader(named name: String) throws(ObjectGraphError)
     /// The readers recorded.
@@ -41,8 +41,16 @@ struct HistoryState: Sendable, Equatable {
         // A token taken before the file had any history (no identifier yet) counts from its start.
         if let identifier, identifier != storeIdentifier, !identifier.isEmpty { throw .historyTokenMismatch(path: path) }
         guard let token else { return trimmedThrough }
+        try checkNotAhead(token, path: path)
         if token < trimmedThrough { throw .historyTokenExpired(path: path, token: token, oldestAvailable: trimmedThrough) }
         return token
+    }
+
+    /// Throws ``ObjectGraphError/historyTokenAhead(path:token:latest:)`` for a token this
+    /// history has not reached: the file was restored from an older copy, or the token is from
+    /// a newer copy of it. Read as "nothing new", such a token would skip the saves to come.
+    func checkNotAhead(_ token: Int64, path: String) throws(ObjectGraphError) {
+        if token > lastToken { throw .historyTokenAhead(path: path, token: token, latest: lastToken) }
     }
 }
 
@@ -54,7 +62,23 @@ struct StoredTransaction: Sendable {
     let record: HistoryRecord
 }
 
-/// How far one reader has read (see ``StoreHistory/recordReader(_:trimming:isListening:)``).
+/// What the store's wake-up channel knows of the open containers, for trimming (see
+/// ``WakeUpChannel``).
+struct ReaderListeners: Sendable {
+    /// Whether the container behind an endpoint still runs (`nil`: cannot tell).
+    let isListening: @Sendable (String) -> Bool?
+    /// The open containers that listen, by endpoint, with the token each started at: one that
+    /// has recorded no progress yet still holds back the history after it.
+    let starts: @Sendable (_ maximumAge: TimeInterval) -> [String: Int64]
+
+    /// The listeners of `channel` (none without a channel).
+    init(_ channel: (any WakeUpChannel)?) {
+        isListening = { channel?.isListening($0) }
+        starts = { channel?.listenerStarts(maximumAge: $0) ?? [:] }
+    }
+}
+
+/// How far one reader has read (see ``StoreHistory/recordReader(_:trimming:listeners:)``).
 struct ReaderProgress: Sendable {
     let name: String
     let token: Int64

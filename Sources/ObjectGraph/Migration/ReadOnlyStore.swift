@@ -53,7 +53,7 @@ final class ReadOnlyStore: PersistentStore {
         throw Self.refusal
     }
 
-    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, isListening: (String) -> Bool?) throws(ObjectGraphError) {
+    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, listeners: ReaderListeners) throws(ObjectGraphError) {
         throw Self.refusal
     }
 

@@ -23,7 +23,7 @@ final class PostgreSQLWakeUpChannel: WakeUpChannel, @unchecked Sendable {
         self.channel = channel
     }
 
-    func startListening(on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> String? {
+    func startListening(on queue: DispatchQueue, from token: Int64, _ handler: @escaping @Sendable () -> Void) -> String? {
         let listener = PostgreSQLListener(connectionString, channels: [channel]) { event in
             switch event {
             case .listening, .notification: queue.async(execute: handler)
@@ -52,4 +52,8 @@ final class PostgreSQLWakeUpChannel: WakeUpChannel, @unchecked Sendable {
     /// PostgreSQL does not say which sessions listen to whom: readers that stop reading are
     /// trimmed by age (see ``HistoryTrimming``).
     func isListening(_ endpoint: String) -> Bool? { nil }
+
+    /// PostgreSQL does not say who listens: a container counts as a reader once it records
+    /// progress.
+    func listenerStarts(maximumAge: Double) -> [String: Int64] { [:] }
 }

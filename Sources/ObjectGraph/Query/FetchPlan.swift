@@ -35,11 +35,20 @@ struct FetchPlan<T: ManagedObject> {
 
     /// The query for the store, without a window: the translated predicate, minus the rows
     /// memory answers for.
+    ///
+    /// A predicate that may raise must never see those rows: their stored values are stale, and
+    /// Swift would not trap on them. Neither SQLite nor PostgreSQL promises the order of `AND`'s
+    /// terms, so the exclusion is then the first guard of an ordered condition (a `CASE`), and
+    /// only the conjuncts that cannot raise stay beside it, free for an index.
     var storeQuery: StoreQuery {
         var condition = predicate.condition
         if !excludedStoredIDs.isEmpty {
             let excluded = QueryCondition.not(.isIn(.key(.scope(0, entity)), excludedStoredIDs.map { .object($0) }))
-            condition = condition.map { $0 && excluded } ?? excluded
+            if let raising = condition, raising.mayRaise {
+                condition = .and(raising.conjuncts.filter { !$0.mayRaise } + [.ordered([excluded, raising])])
+            } else {
+                condition = condition.map { $0 && excluded } ?? excluded
+            }
         }
         return StoreQuery(entities: entities, condition: condition, sortKeys: sortKeys)
     }

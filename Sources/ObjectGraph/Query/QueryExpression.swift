@@ -259,7 +259,8 @@ indirect enum QueryCondition: Sendable {
         return .or(terms)
     }
 
-    private var conjuncts: [QueryCondition] {
+    /// The terms of a conjunction (itself for any other condition).
+    var conjuncts: [QueryCondition] {
         if case .and(let inner) = self { inner } else { [self] }
     }
 }

@@ -96,13 +96,15 @@ extension SQLStore {
         try mark.run()
     }
 
-    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, isListening: (String) -> Bool?) throws(ObjectGraphError) {
+    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, listeners: ReaderListeners) throws(ObjectGraphError) {
         // Whether each other container still runs is asked before the write lock is taken.
         var listening: [String: Bool] = [:]
+        var starts: [String: Int64] = [:]
         if trimming.isAutomatic {
             for reader in try historyReaders() where reader.name != progress.name {
-                if let endpoint = reader.endpoint, let answer = isListening(endpoint) { listening[endpoint] = answer }
+                if let endpoint = reader.endpoint, let answer = listeners.isListening(endpoint) { listening[endpoint] = answer }
             }
+            starts = listeners.starts(trimming.readerTimeout.timeInterval)
         }
         try withWriteTransaction { connection throws(ObjectGraphError) in
             try prepareHistoryTables(on: connection)
@@ -118,7 +120,7 @@ extension SQLStore {
             guard trimming.isAutomatic else { return }
             let (state, _) = try Self.readHistoryState(on: connection, path: path)
             let readers = try readReaders(on: connection, storeIdentifier: state.storeIdentifier)
-            let plan = trimming.plan(readers: readers, latest: state.lastToken, now: now) { listening[$0] }
+            let plan = trimming.plan(readers: readers, latest: state.lastToken, now: now, unrecorded: starts) { listening[$0] }
             for name in plan.gone { try removeReader(named: name, on: connection) }
             if plan.through > state.trimmedThrough { try trimHistory(through: plan.through, on: connection) }
         }

@@ -86,7 +86,7 @@ extension InMemoryStore: StoreHistory {
         history.delete(through: min(token, history.lastToken))
     }
 
-    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, isListening: (String) -> Bool?) throws(ObjectGraphError) {
+    func recordReader(_ progress: ReaderProgress, trimming: HistoryTrimming, listeners: ReaderListeners) throws(ObjectGraphError) {
         lock.lock()
         defer { lock.unlock() }
         try checkOpen()
