@@ -204,10 +204,13 @@ def main(path):
                          (f"{ask_sibling / p50:.1f}× faster; " if ask_sibling else "")
                          + f"from the save returning there: {after or 0:,.0f} / {after90 or 0:,.0f}", "—",
                          "p50 ≤ 1 ms, flat in N", "holds" if p50 <= 1_000 else "MISSED"))
-    small, large = (r.get(f"X1-{s} Streams", {}).get("Save to delivery") for s in (10_000, 100_000))
-    if small and large:
-        rows.append(("X1 flat in N", f"{figure(large)} at 100,000", f"{figure(small)} at 10,000", f"{large / small:.2f}×", "—",
-                     "N = 100,000 within 2× of N = 10,000", "holds" if large <= 2 * small else "MISSED"))
+    def flat_in_n(scenario):
+        """X1 and P2: the p50 at N = 100,000 against N = 10,000."""
+        small, large = (r.get(f"{scenario}-{s} Streams", {}).get("Save to delivery") for s in (10_000, 100_000))
+        if small and large:
+            rows.append((f"{scenario} flat in N", f"{figure(large)} at 100,000", f"{figure(small)} at 10,000", f"{large / small:.2f}×", "—",
+                         "N = 100,000 within 2× of N = 10,000", "holds" if large <= 2 * small else "MISSED"))
+    flat_in_n("X1")
     busy, idle = r.get("X2 Streams", {}).get("Query"), r.get("X2 idle", {}).get("Query")
     if busy and idle:
         rows.append(("X2 view context's query (Q1) while another process imports 100,000 rows of an entity no live result follows (p50 per query)",
@@ -240,10 +243,7 @@ def main(path):
                          (f"{p50 / raw50:.1f}× the raw round trip; " if raw50 else "")
                          + f"from the save returning there: {after or 0:,.0f} / {after90 or 0:,.0f} (raw: {raw_after or 0:,.0f} / {raw_after90 or 0:,.0f})", "—",
                          "p50 ≤ 1 ms, flat in N", "holds" if p50 <= 1_000 else "MISSED"))
-    small, large = (r.get(f"P2-{s} Streams", {}).get("Save to delivery") for s in (10_000, 100_000))
-    if small and large:
-        rows.append(("P2 flat in N", f"{figure(large)} at 100,000", f"{figure(small)} at 10,000", f"{large / small:.2f}×", "—",
-                     "N = 100,000 within 2× of N = 10,000", "holds" if large <= 2 * small else "MISSED"))
+    flat_in_n("P2")
     row("P3 insert 100,000 objects in one save, two declared indexes (PostgreSQL)", "P3 Streams", "P3 raw INSERT",
         "raw multi-row INSERT, 1,000 rows a statement", "≤ 2× raw", lambda o, p: o / p <= 2)
     row("P3 (against COPY)", "P3 Streams", "P3 raw COPY", "raw COPY", "—", lambda o, p: True)

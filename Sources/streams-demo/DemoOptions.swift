@@ -48,6 +48,11 @@ struct DemoOptions {
           --help              show this text
         """
 
+    /// What each option that takes text needs, for its error message.
+    private static let valueNames = [
+        "--store": "a file path", "--postgresql": "a connection string", "--name": "a label", "--check-peer": "a run name",
+    ]
+
     /// Parses `arguments` (without the program name); returns an error message for bad input.
     static func parse(_ arguments: [String]) -> Result<DemoOptions?, DemoError> {
         var options = DemoOptions()
@@ -65,18 +70,14 @@ struct DemoOptions {
             case "--in-memory": options.inMemory = true
             case "--plain": options.plain = true
             case "--check": options.check = true
-            case "--store":
-                guard let path = remaining.popFirst(), !path.isEmpty else { return .failure(.usage("--store needs a file path")) }
-                options.storePath = path
-            case "--postgresql":
-                guard let url = remaining.popFirst(), !url.isEmpty else { return .failure(.usage("--postgresql needs a connection string")) }
-                options.postgreSQL = url
-            case "--name":
-                guard let name = remaining.popFirst(), !name.isEmpty else { return .failure(.usage("--name needs a label")) }
-                options.name = name
-            case "--check-peer":
-                guard let run = remaining.popFirst(), !run.isEmpty else { return .failure(.usage("--check-peer needs a run name")) }
-                options.checkPeer = run
+            case "--store", "--postgresql", "--name", "--check-peer":
+                guard let text = remaining.popFirst(), !text.isEmpty else { return .failure(.usage("\(argument) needs \(Self.valueNames[argument]!)")) }
+                switch argument {
+                case "--store": options.storePath = text
+                case "--postgresql": options.postgreSQL = text
+                case "--name": options.name = text
+                default: options.checkPeer = text
+                }
             case "--duration":
                 switch number(after: argument) {
                 case .success(let value): options.duration = value
