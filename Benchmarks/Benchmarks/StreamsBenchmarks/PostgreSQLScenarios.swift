@@ -192,7 +192,7 @@ func rawPostgresProfiles() -> RawPostgres {
         defer { raw.close() }
         raw.execute("""
             CREATE TABLE profile (id bigint PRIMARY KEY, username text NOT NULL, rank bigint NOT NULL, city text NOT NULL, score bigint NOT NULL);
-            INSERT INTO profile SELECT i + 1, 'user' || i, (i * 7919) % \(count), 'city' || (i % 100), 0 FROM generate_series(0, \(count - 1)) AS i;
+            INSERT INTO profile SELECT i + 1, 'user' || i, (i::bigint * 7919) % \(count), 'city' || (i % 100), 0 FROM generate_series(0, \(count - 1)) AS i;
             CREATE UNIQUE INDEX profile_username ON profile (username);
             CREATE INDEX profile_rank ON profile (rank);
             CREATE INDEX profile_city_rank ON profile (city, rank)
