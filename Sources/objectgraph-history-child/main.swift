@@ -1,6 +1,7 @@
-// The child process of the change-feed tests: another process writing the same SQLite file.
+// The child process of the change-feed tests: another process writing the same store.
 //
-// `objectgraph-history-child <store path> [--silent] [--correctness]` opens the store (with
+// `objectgraph-history-child <store path> [--postgresql] [--silent] [--correctness]` opens the
+// store (with `--postgresql`, the first argument is a PostgreSQL connection string; with
 // `--silent`, its saves wake nobody: the parent must notice them on its own; with
 // `--correctness`, with the model of the model-based test, see CorrectnessModel.swift) and runs
 // the commands it reads, one per line, answering each with `ok <history token>` once it is
@@ -46,7 +47,7 @@ func say(_ line: String) {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let path = arguments.first else {
-    FileHandle.standardError.write(Data("usage: objectgraph-history-child <store path> [--silent]\n".utf8))
+    FileHandle.standardError.write(Data("usage: objectgraph-history-child <store path or connection string> [--postgresql] [--silent] [--correctness]\n".utf8))
     exit(2)
 }
 var options = ChangeFeedOptions()
@@ -57,7 +58,7 @@ let container: PersistentContainer
 do {
     container = try PersistentContainer(
         model: correctness ? CorrectnessCommands.model : try ObjectModel(entities: [Board.self, Card.self]),
-        storeURL: URL(fileURLWithPath: path), changeFeed: options)
+        store: arguments.contains("--postgresql") ? .postgreSQL(path) : .sqlite(URL(fileURLWithPath: path)), changeFeed: options)
 } catch {
     FileHandle.standardError.write(Data("objectgraph-history-child: \(error)\n".utf8))
     exit(1)

@@ -12,12 +12,20 @@ final class ChildWriter: @unchecked Sendable {  // used from one test thread at 
     private let errors = Pipe()
     private var buffered = ""
 
-    init(storePath: String, silent: Bool = false, correctnessModel: Bool = false) throws {
+    /// A child writing `location` (a SQLite file or a PostgreSQL schema).
+    convenience init(_ location: StoreLocation, silent: Bool = false, correctnessModel: Bool = false) throws {
+        switch location.place {
+        case let .file(url): try self.init(storePath: url.path, silent: silent, correctnessModel: correctnessModel)
+        case let .schema(text, _): try self.init(storePath: text, postgreSQL: true, silent: silent, correctnessModel: correctnessModel)
+        }
+    }
+
+    init(storePath: String, postgreSQL: Bool = false, silent: Bool = false, correctnessModel: Bool = false) throws {
         let executable = try #require(
             SQLiteDurabilityTests.childExecutable(named: Self.name),
             "\(Self.name) was not found next to the tests; run `swift build` (it builds all products) and try again")
         process.executableURL = executable
-        process.arguments = [storePath] + (silent ? ["--silent"] : []) + (correctnessModel ? ["--correctness"] : [])
+        process.arguments = [storePath] + (postgreSQL ? ["--postgresql"] : []) + (silent ? ["--silent"] : []) + (correctnessModel ? ["--correctness"] : [])
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors

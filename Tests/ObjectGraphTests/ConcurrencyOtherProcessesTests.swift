@@ -5,15 +5,16 @@ import Testing
 
 /// Live results in this process follow writers in other processes (the
 /// `objectgraph-history-child` executable), checked against a fresh fetch.
-@Suite("Concurrency: live results follow other processes writing the same file")
+@Suite("Concurrency: live results follow other processes writing the same store (a SQLite file, a PostgreSQL schema)")
 struct ConcurrencyOtherProcessesTests {
-    @Test("a child process writes every kind of change while the parent's live results follow, equal to a fresh fetch after each step")
-    func childWritesParentFollows() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("two-processes.sqlite")
-            let parent = try historyContainer(at: url)
+    @Test("a child process writes every kind of change while the parent's live results follow, equal to a fresh fetch after each step", arguments: StoreFlavor.persistent)
+    func childWritesParentFollows(flavor: StoreFlavor) throws {
+        do {
+            let location = try StoreLocation(flavor)
+            let parent = try historyContainer(location.kind())
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
-            let child = try ChildWriter(storePath: url.path)
+            let child = try ChildWriter(location)
             let steps = [
                 "board todo", "board done",
                 "card a 1 todo", "card b 2 todo", "card watched 3 done", "card hidden -5 todo",
@@ -37,13 +38,14 @@ struct ConcurrencyOtherProcessesTests {
         }
     }
 
-    @Test("a writer killed with SIGKILL in the middle of its saves: nothing half seen, and the parent's next save and a new writer work")
-    func killedWriter() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("killed.sqlite")
-            let parent = try historyContainer(at: url)
+    @Test("a writer killed with SIGKILL in the middle of its saves: nothing half seen, and the parent's next save and a new writer work", arguments: StoreFlavor.persistent)
+    func killedWriter(flavor: StoreFlavor) throws {
+        do {
+            let location = try StoreLocation(flavor)
+            let parent = try historyContainer(location.kind())
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
-            let child = try ChildWriter(storePath: url.path)
+            let child = try ChildWriter(location)
             child.send("churn")
             for _ in 0..<Int.random(in: 3...8) { _ = child.readLine() }
             Thread.sleep(forTimeInterval: Double.random(in: 0...0.02))
@@ -61,24 +63,27 @@ struct ConcurrencyOtherProcessesTests {
                 try parent.viewContext.save()
             }
             // The killed writer's pipe goes with the next signal; a new writer works.
-            let survivor = try ChildWriter(storePath: url.path)
+            let survivor = try ChildWriter(location)
             survivor.run("card survivor 1")
             #expect(try eventually { try live.agree(with: parent) })
-            let pipes = try FileManager.default.contentsOfDirectory(atPath: url.path + "-wakeups").filter { !$0.hasPrefix(".") }
-            #expect(pipes.count == 2, "the parent's and the survivor's pipes only: \(pipes)")
+            if case let .file(url) = location.place {
+                let pipes = try FileManager.default.contentsOfDirectory(atPath: url.path + "-wakeups").filter { !$0.hasPrefix(".") }
+                #expect(pipes.count == 2, "the parent's and the survivor's pipes only: \(pipes)")
+            }
             survivor.quit()
         }
     }
 
-    @Test("a writer that never signals is noticed by the parent looking now and then")
-    func silentWriter() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("silent.sqlite")
+    @Test("a writer that never signals is noticed by the parent looking now and then", arguments: StoreFlavor.persistent)
+    func silentWriter(flavor: StoreFlavor) throws {
+        do {
+            let location = try StoreLocation(flavor)
             var options = ChangeFeedOptions()
             options.safetyNetInterval = .milliseconds(200)
-            let parent = try historyContainer(at: url, options: options)
+            let parent = try historyContainer(location.kind(), options: options)
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
-            let child = try ChildWriter(storePath: url.path, silent: true)
+            let child = try ChildWriter(location, silent: true)
             for step in ["card a 1", "card b 2", "rank a 3", "delete b"] {
                 child.run(step)
                 #expect(try eventually { try live.agree(with: parent) }, "after '\(step)'")
@@ -87,16 +92,17 @@ struct ConcurrencyOtherProcessesTests {
         }
     }
 
-    @Test("history trimmed by another process before this one read it: the history API says expired, live results start over")
-    func expiredByAnotherProcess() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("expired.sqlite")
+    @Test("history trimmed by another process before this one read it: the history API says expired, live results start over", arguments: StoreFlavor.persistent)
+    func expiredByAnotherProcess(flavor: StoreFlavor) throws {
+        do {
+            let location = try StoreLocation(flavor)
             var options = ChangeFeedOptions()
             options.safetyNetInterval = .seconds(3600)  // hears only what wakes it
-            let parent = try historyContainer(at: url, options: options)
+            let parent = try historyContainer(location.kind(), options: options)
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
             let start = try parent.history.currentToken()
-            let child = try ChildWriter(storePath: url.path, silent: true)
+            let child = try ChildWriter(location, silent: true)
             child.run("card a 1")
             child.run("card b 2")
             child.run("trim")
@@ -110,14 +116,15 @@ struct ConcurrencyOtherProcessesTests {
         }
     }
 
-    @Test("several processes writing at once: every save reaches the parent's live results once, nothing lost, nothing twice")
-    func manyWriters() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("many.sqlite")
-            let parent = try historyContainer(at: url)
+    @Test("several processes writing at once: every save reaches the parent's live results once, nothing lost, nothing twice", arguments: StoreFlavor.persistent)
+    func manyWriters(flavor: StoreFlavor) throws {
+        do {
+            let location = try StoreLocation(flavor)
+            let parent = try historyContainer(location.kind())
+            defer { parent.close() }
             let live = try LiveCards(container: parent)
             let writers = 4, saves = 40
-            let children = try (0..<writers).map { _ in try ChildWriter(storePath: url.path) }
+            let children = try (0..<writers).map { _ in try ChildWriter(location) }
             for (index, child) in children.enumerated() { child.send("many w\(index) \(saves)") }
             for child in children {
                 let answer = child.readLine(timeout: 120)

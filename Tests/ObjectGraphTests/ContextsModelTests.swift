@@ -47,20 +47,22 @@ struct ContextsModelTests {
         }
     }
 
-    @Test("the same, with another process (its own container) saving random edits to the file between the steps")
-    func randomStepsWithAnotherProcess() throws {
+    @Test("the same, with another process (its own container) saving random edits to the store between the steps",
+          arguments: StoreFlavor.persistent)
+    func randomStepsWithAnotherProcess(flavor: StoreFlavor) throws {
         for seed in Self.firstSeed..<(Self.firstSeed + UInt64(Self.seeds)) {
-            try run(flavor: .sqlite, seed: seed, withAnotherProcess: true)
+            try run(flavor: flavor, seed: seed, withAnotherProcess: true)
         }
     }
 
     func run(flavor: StoreFlavor, seed: UInt64, withAnotherProcess: Bool = false) throws {
         var generator = SeededGenerator(seed: seed)
-        let url = TemporaryFolder.make().appendingPathComponent("model.sqlite")
-        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let kind: StoreKind = flavor == .sqlite ? .sqlite(url) : .inMemory
+        let location = flavor == .inMemory ? nil : try StoreLocation(flavor)
+        defer { if case let .file(url)? = location?.place { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) } }
+        let kind = location?.kind() ?? .inMemory
         let container = try PersistentContainer(model: CorrectnessModel.model, store: kind, viewContextQueue: DispatchQueue(label: "model.view"))
-        let child = withAnotherProcess ? try ChildWriter(storePath: url.path, correctnessModel: true) : nil
+        defer { container.close() }
+        let child = try location.flatMap { withAnotherProcess ? try ChildWriter($0, correctnessModel: true) : nil }
         defer { child?.quit() }
         let contexts = [container.viewContext, container.newBackgroundContext(name: "first"), container.newBackgroundContext(name: "second")]
         for context in contexts { context.mergePolicy = .objectWins }
@@ -75,7 +77,7 @@ struct ContextsModelTests {
                 history.append("step \(step) other process: " + (try Self.otherProcessStep(child, container: container, reference: &reference, using: &generator)))
                 // Whatever woke it or not, the feed reads the history now (the wake-up is a hint).
                 container.coordinator.feed?.checkNow()
-                guard try check(step: step, seed: seed, flavor: flavor, url: url, container: container, contexts: contexts, live: live, reference: reference, history: history, generator: &generator) else { return }
+                guard try check(step: step, seed: seed, flavor: flavor, location: location, container: container, contexts: contexts, live: live, reference: reference, history: history, generator: &generator) else { return }
                 continue
             }
             let index = Int.random(in: 0..<contexts.count, using: &generator)
@@ -99,7 +101,7 @@ struct ContextsModelTests {
             }
             generator = local
             history.append("step \(step) \(described)")
-            guard try check(step: step, seed: seed, flavor: flavor, url: url, container: container, contexts: contexts, live: live, reference: reference, history: history, generator: &generator) else { return }
+            guard try check(step: step, seed: seed, flavor: flavor, location: location, container: container, contexts: contexts, live: live, reference: reference, history: history, generator: &generator) else { return }
         }
         withExtendedLifetime(live) {}
     }
@@ -107,14 +109,14 @@ struct ContextsModelTests {
     /// Lets every context merge, then checks the store, each context and each live result;
     /// records an issue and returns `false` at the first step with a problem.
     func check(
-        step: Int, seed: UInt64, flavor: StoreFlavor, url: URL, container: PersistentContainer, contexts: [ManagedObjectContext],
+        step: Int, seed: UInt64, flavor: StoreFlavor, location: StoreLocation?, container: PersistentContainer, contexts: [ManagedObjectContext],
         live: [[LiveResults]], reference: ReferenceStore, history: [String], generator: inout SeededGenerator
     ) throws -> Bool {
         // Merges run in a random order of the queues, twice over (a merge can schedule work).
         for _ in 0..<2 { for other in contexts.shuffled(using: &generator) { other.flush() } }
         for (context, results) in zip(contexts, live) { context.performAndWait { results.forEach { $0.pull() } } }
 
-        var problems = try storeProblems(container: container, reference: reference, url: flavor == .sqlite ? url : nil)
+        var problems = try storeProblems(container: container, reference: reference, location: location)
         for (context, results) in zip(contexts, live) {
             problems += try contextProblems(context, container: container).map { "\(context.name): \($0)" }
             problems += try context.performAndWait {
@@ -350,7 +352,7 @@ struct ContextsModelTests {
 
     /// The store, read by a new context: equal to the reference, no link to a missing row, both
     /// sides of every relationship in agreement.
-    func storeProblems(container: PersistentContainer, reference: ReferenceStore, url: URL?) throws -> [String] {
+    func storeProblems(container: PersistentContainer, reference: ReferenceStore, location: StoreLocation?) throws -> [String] {
         let fresh = container.newBackgroundContext(name: "fresh")
         var problems = try fresh.performAndWait { () throws -> [String] in
             let seen = try Self.snapshot(fresh)
@@ -369,11 +371,10 @@ struct ContextsModelTests {
             }
             return problems
         }
-        if let url {
-            let raw = try RawDatabase(path: url.path)
-            let danglingKeys = try raw.count("SELECT count(*) FROM \"Entry\" WHERE shelf IS NOT NULL AND shelf NOT IN (SELECT pk FROM \"Shelf\")")
-            let danglingPairs = try raw.count("SELECT count(*) FROM \"Entry.marks-Mark.entries\" WHERE owner NOT IN (SELECT pk FROM \"Entry\") OR target NOT IN (SELECT pk FROM \"Mark\")")
-            if danglingKeys + danglingPairs > 0 { problems.append("the file has \(danglingKeys) keys and \(danglingPairs) pairs pointing at deleted rows") }
+        if let location {
+            let danglingKeys = try location.count("SELECT count(*) FROM \"Entry\" WHERE shelf IS NOT NULL AND shelf NOT IN (SELECT pk FROM \"Shelf\")")
+            let danglingPairs = try location.count("SELECT count(*) FROM \"Entry.marks-Mark.entries\" WHERE owner NOT IN (SELECT pk FROM \"Entry\") OR target NOT IN (SELECT pk FROM \"Mark\")")
+            if danglingKeys + danglingPairs > 0 { problems.append("the store has \(danglingKeys) keys and \(danglingPairs) pairs pointing at deleted rows") }
         }
         return problems
     }

@@ -3,23 +3,22 @@ import Foundation
 @testable import ObjectGraph
 import Testing
 
-@Suite("Conflicts across containers are the same as across siblings")
+@Suite("Conflicts across containers are the same as across siblings, on SQLite and PostgreSQL")
 struct CrossContainerConflictTests {
     /// Where the two contexts of the scenario live.
     enum Placement: String, CaseIterable {
-        /// Background contexts of two containers on one file, each merging the other's saves
+        /// Background contexts of two containers on one store, each merging the other's saves
         /// when its change feed reads them.
         case twoContainers
         /// Sibling background contexts of one container.
         case siblings
     }
 
-    /// Two contexts of `placement` on a new file, and a way to let each merge what the other
+    /// Two contexts of `placement` on `location`, and a way to let each merge what the other
     /// saved.
-    static func contexts(_ placement: Placement, directory: URL) throws -> (a: ManagedObjectContext, b: ManagedObjectContext, settle: () -> Void, keep: [PersistentContainer]) {
-        let url = directory.appendingPathComponent("conflicts.sqlite")
-        let first = try historyContainer(at: url)
-        let second = placement == .twoContainers ? try historyContainer(at: url) : first
+    static func contexts(_ placement: Placement, location: StoreLocation) throws -> (a: ManagedObjectContext, b: ManagedObjectContext, settle: () -> Void, keep: [PersistentContainer]) {
+        let first = try historyContainer(location.kind())
+        let second = placement == .twoContainers ? try historyContainer(location.kind()) : first
         let a = first.newBackgroundContext(name: "A"), b = second.newBackgroundContext(name: "B")
         let settle = {
             for container in [first, second] { container.coordinator.feed?.checkNow() }
@@ -30,10 +29,11 @@ struct CrossContainerConflictTests {
 
     @Test(
         "a context's snapshot is what it last read or wrote: after a real conflict and an object-wins save, another's save of another property is no conflict",
-        arguments: Placement.allCases)
-    func noFalseConflict(_ placement: Placement) throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let (contextA, contextB, settle, containers) = try Self.contexts(placement, directory: directory)
+        arguments: StoreFlavor.persistent, Placement.allCases)
+    func noFalseConflict(_ flavor: StoreFlavor, _ placement: Placement) throws {
+        do {
+            let location = try StoreLocation(flavor)
+            let (contextA, contextB, settle, containers) = try Self.contexts(placement, location: location)
             let boardA = try contextA.performAndWait {
                 let board = Board(context: contextA)
                 board.title = "start"
@@ -73,7 +73,7 @@ struct CrossContainerConflictTests {
                 boardB.title = "B2"
                 try contextB.save()
             }
-            let stored = try SQLiteFixture.withViewContext(at: directory.appendingPathComponent("conflicts.sqlite"), model: HistoryModel.model) { context in
+            let stored = try location.withViewContext(model: HistoryModel.model) { context in
                 try context.fetch(FetchRequest<Board>()).map { "\($0.title) \($0.priority)" }
             }
             #expect(stored == ["B2 1"])
@@ -81,10 +81,11 @@ struct CrossContainerConflictTests {
         }
     }
 
-    @Test("the same scenario when merges land whenever they land: no false conflict, and the last save wins", arguments: Placement.allCases)
-    func noFalseConflictWithoutWaiting(_ placement: Placement) throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let (contextA, contextB, settle, containers) = try Self.contexts(placement, directory: directory)
+    @Test("the same scenario when merges land whenever they land: no false conflict, and the last save wins", arguments: StoreFlavor.persistent, Placement.allCases)
+    func noFalseConflictWithoutWaiting(_ flavor: StoreFlavor, _ placement: Placement) throws {
+        do {
+            let location = try StoreLocation(flavor)
+            let (contextA, contextB, settle, containers) = try Self.contexts(placement, location: location)
             let boardA = try contextA.performAndWait {
                 let board = Board(context: contextA)
                 board.title = "start"

@@ -5,24 +5,25 @@ import Testing
 /// The number of seeds of the agreement test: `OBJECTGRAPH_QUERY_SEEDS`, 12 by default.
 private let seedCount = Int(ProcessInfo.processInfo.environment["OBJECTGRAPH_QUERY_SEEDS"] ?? "") ?? 12
 
-@Suite("queries: SQL and memory agree")
+@Suite("queries: SQL and memory agree, on SQLite and on PostgreSQL")
 struct QueryAgreementTests {
     @Test("generated predicates, sorts and windows give the same objects in the same order through SQL and in memory, with and without unsaved changes",
-          arguments: 0..<seedCount)
-    func agreement(seed: Int) throws {
-        let container = try QueryModel.sqliteContainer()
+          arguments: StoreFlavor.persistent, 0..<seedCount)
+    func agreement(flavor: StoreFlavor, seed: Int) throws {
+        let container = try flavor.makeContainer(model: QueryModel.model)
         let view = container.viewContext
+        let strings = QueryModel.strings(on: flavor)
         var generator = SeededGenerator(seed: UInt64(seed) &* 0x9E37_79B9 &+ 17)
         var requests = 0
         var fullyInSQL = 0
         var windowsInSQL = 0
         try view.performAndWait {
-            try QueryStoreFiller.fill(view, using: &generator)
+            try QueryStoreFiller.fill(view, strings: strings, using: &generator)
             try view.save()
             for round in 0..<3 {
                 // Round 0 sees the saved store only; later rounds add unsaved edits on top.
-                if round > 0 { try QueryStoreFiller.editWithoutSaving(view, using: &generator) }
-                var grammar = QueryGrammar(generator: generator)
+                if round > 0 { try QueryStoreFiller.editWithoutSaving(view, strings: strings, using: &generator) }
+                var grammar = QueryGrammar(generator: generator, strings: strings)
                 for _ in 0..<25 {
                     let (predicate, text) = grammar.predicate()
                     let (sorts, sortText) = grammar.sortDescriptors()
@@ -31,7 +32,7 @@ struct QueryAgreementTests {
                     if Int.random(in: 0..<4, using: &grammar.generator) == 0 { request.fetchOffset = Int.random(in: 0...4, using: &grammar.generator) }
                     request.includesPendingChanges = Int.random(in: 0..<5, using: &grammar.generator) > 0
                     request.includesSubentities = Int.random(in: 0..<5, using: &grammar.generator) > 0
-                    let context = "seed \(seed), round \(round): \(text) sorted by [\(sortText)], limit \(String(describing: request.fetchLimit)), offset \(request.fetchOffset), pending \(request.includesPendingChanges), subentities \(request.includesSubentities)"
+                    let context = "\(flavor), seed \(seed), round \(round): \(text) sorted by [\(sortText)], limit \(String(describing: request.fetchLimit)), offset \(request.fetchOffset), pending \(request.includesPendingChanges), subentities \(request.includesSubentities)"
                     try check(request, in: view, context)
                     let explanation = try view.explain(request)
                     requests += 1
@@ -48,8 +49,8 @@ struct QueryAgreementTests {
         }
         // The comparison means something only if SQL did the work: most generated predicates
         // and sorts translate, and some windows go to SQL.
-        #expect(fullyInSQL * 3 >= requests * 2, "seed \(seed): only \(fullyInSQL) of \(requests) requests ran fully in SQL")
-        #expect(windowsInSQL > 0, "seed \(seed): no window ran in SQL")
+        #expect(fullyInSQL * 3 >= requests * 2, "\(flavor), seed \(seed): only \(fullyInSQL) of \(requests) requests ran fully in SQL")
+        #expect(windowsInSQL > 0, "\(flavor), seed \(seed): no window ran in SQL")
     }
 
     /// Fetch, count and identifiers agree with the in-memory path, or both fail alike.
@@ -81,7 +82,7 @@ struct QueryAgreementTests {
 
 /// Fills a store with items whose attributes take edge values, in groups and with tags.
 enum QueryStoreFiller {
-    static func fill(_ context: ManagedObjectContext, using generator: inout SeededGenerator) throws {
+    static func fill(_ context: ManagedObjectContext, strings: [String] = QueryModel.strings, using generator: inout SeededGenerator) throws {
         let groups = QueryModel.groupNames.map { name -> QueryGroup in
             let group = QueryGroup(context: context)
             group.name = name
@@ -93,24 +94,24 @@ enum QueryStoreFiller {
             tag.label = label
             return tag
         }
-        for _ in 0..<40 { _ = makeItem(context, groups: groups, tags: tags, using: &generator) }
+        for _ in 0..<40 { _ = makeItem(context, groups: groups, tags: tags, strings: strings, using: &generator) }
     }
 
-    static func makeItem(_ context: ManagedObjectContext, groups: [QueryGroup], tags: [QueryTag], using generator: inout SeededGenerator) -> QueryItem {
+    static func makeItem(_ context: ManagedObjectContext, groups: [QueryGroup], tags: [QueryTag], strings: [String] = QueryModel.strings, using generator: inout SeededGenerator) -> QueryItem {
         let item = Int.random(in: 0..<4, using: &generator) == 0 ? SpecialQueryItem(context: context) : QueryItem(context: context)
         (item as? SpecialQueryItem)?.extra = Int.random(in: 0...3, using: &generator)
-        randomize(item, groups: groups, tags: tags, using: &generator)
+        randomize(item, groups: groups, tags: tags, strings: strings, using: &generator)
         return item
     }
 
-    static func randomize(_ item: QueryItem, groups: [QueryGroup], tags: [QueryTag], using generator: inout SeededGenerator) {
+    static func randomize(_ item: QueryItem, groups: [QueryGroup], tags: [QueryTag], strings: [String] = QueryModel.strings, using generator: inout SeededGenerator) {
         func maybe<T>(_ values: [T]) -> T? { Int.random(in: 0..<3, using: &generator) == 0 ? nil : values.randomElement(using: &generator)! }
         item.int = QueryModel.ints.randomElement(using: &generator)!
         item.optionalInt = maybe(QueryModel.ints)
         item.double = QueryModel.doubles.randomElement(using: &generator)!
         item.optionalDouble = maybe(QueryModel.doubles)
-        item.string = QueryModel.strings.randomElement(using: &generator)!
-        item.optionalString = maybe(QueryModel.strings)
+        item.string = strings.randomElement(using: &generator)!
+        item.optionalString = maybe(strings)
         item.date = QueryModel.dates.randomElement(using: &generator)!
         item.flag = Bool.random(using: &generator)
         item.optionalFlag = maybe([true, false])
@@ -129,7 +130,7 @@ enum QueryStoreFiller {
 
     /// Unsaved inserts, updates (of items, of their groups, of their tags, of their notes and
     /// their order) and deletes.
-    static func editWithoutSaving(_ context: ManagedObjectContext, using generator: inout SeededGenerator) throws {
+    static func editWithoutSaving(_ context: ManagedObjectContext, strings: [String] = QueryModel.strings, using generator: inout SeededGenerator) throws {
         let items = try context.fetch(FetchRequest<QueryItem>()).sorted { $0.objectID! < $1.objectID! }
         let groups = try context.fetch(FetchRequest<QueryGroup>()).sorted { $0.objectID! < $1.objectID! }
         let tags = try context.fetch(FetchRequest<QueryTag>()).sorted { $0.objectID! < $1.objectID! }
@@ -145,9 +146,9 @@ enum QueryStoreFiller {
                 } else if let item = items.randomElement(using: &generator), !item.notes.contains(note) {
                     item.notes.insert(note, at: 0)
                 }
-            case 0: _ = makeItem(context, groups: groups, tags: tags, using: &generator)
+            case 0: _ = makeItem(context, groups: groups, tags: tags, strings: strings, using: &generator)
             case 1: if let item = items.randomElement(using: &generator) { context.delete(item) }
-            case 2: if let item = items.randomElement(using: &generator) { randomize(item, groups: groups, tags: tags, using: &generator) }
+            case 2: if let item = items.randomElement(using: &generator) { randomize(item, groups: groups, tags: tags, strings: strings, using: &generator) }
             case 3: groups.randomElement(using: &generator)?.name = QueryModel.groupNames.randomElement(using: &generator)!
             case 4: tags.randomElement(using: &generator)?.label = QueryModel.labels.randomElement(using: &generator)!
             default: if let group = groups.randomElement(using: &generator), Int.random(in: 0..<3, using: &generator) == 0 { context.delete(group) }

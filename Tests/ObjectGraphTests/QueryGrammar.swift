@@ -11,6 +11,8 @@ struct QueryGrammar {
     typealias Item = PredicateExpressions.Variable<QueryItem>
 
     var generator: SeededGenerator
+    /// The strings compared with (those the store can hold).
+    var strings = QueryModel.strings
 
     /// A predicate and its description.
     mutating func predicate() -> (Predicate<QueryItem>, String) {
@@ -87,12 +89,12 @@ struct QueryGrammar {
         switch Int.random(in: 0..<25, using: &generator) {
         case 0: return compare(item, \.int, "int", pick(QueryModel.ints))
         case 1: return compare(item, \.double, "double", pick(QueryModel.doubles))
-        case 2: return compare(item, \.string, "string", pick(QueryModel.strings))
+        case 2: return compare(item, \.string, "string", pick(strings))
         case 3: return compare(item, \.date, "date", pick(QueryModel.dates))
         case 4: return compare(item, \.uuid, "uuid", pick(QueryModel.uuids))
         case 5: return equality(item, \.optionalInt, "optionalInt", Bool.random(using: &generator) ? nil : pick(QueryModel.ints))
         case 6: return equality(item, \.optionalDouble, "optionalDouble", Bool.random(using: &generator) ? nil : pick(QueryModel.doubles))
-        case 7: return equality(item, \.optionalString, "optionalString", Bool.random(using: &generator) ? nil : pick(QueryModel.strings))
+        case 7: return equality(item, \.optionalString, "optionalString", Bool.random(using: &generator) ? nil : pick(strings))
         case 8: return equality(item, \.optionalFlag, "optionalFlag", [nil, true, false][Int.random(in: 0..<3, using: &generator)])
         case 9:
             let flag = PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.flag)
@@ -114,7 +116,7 @@ struct QueryGrammar {
             let expected: Bool? = [nil, true, false][Int.random(in: 0..<3, using: &generator)]
             return (PredicateExpressions.Equal(lhs: mapped, rhs: PredicateExpressions.Value(expected)), "optionalInt.flatMap { $0 \(symbol) \(value) } == \(String(describing: expected))")
         case 12:
-            let values = (0..<Int.random(in: 0...3, using: &generator)).map { _ in pick(QueryModel.strings) }
+            let values = (0..<Int.random(in: 0...3, using: &generator)).map { _ in pick(strings) }
             return (PredicateExpressions.SequenceContains(sequence: PredicateExpressions.Value(values), element: PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.string)), "\(values).contains(string)")
         case 13:
             let values = (0..<Int.random(in: 0...3, using: &generator)).map { _ in pick(QueryModel.doubles) }
@@ -131,7 +133,7 @@ struct QueryGrammar {
             let bounds = [pick(finite), pick(finite)].sorted()
             return (PredicateExpressions.RangeExpressionContains(range: PredicateExpressions.Value(bounds[0]..<bounds[1]), element: PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.double)), "(\(bounds[0])..<\(bounds[1])).contains(double)")
         case 17:
-            let needle = pick(QueryModel.strings)
+            let needle = pick(strings)
             let base = PredicateExpressions.KeyPath(root: item, keyPath: \QueryItem.string)
             if Bool.random(using: &generator) {
                 return (PredicateExpressions.CollectionContainsCollection(base: base, other: PredicateExpressions.Value(needle)), "string.contains(\(needle.debugDescription))")

@@ -5,9 +5,9 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite("Live results follow other containers on the same file")
+@Suite("Live results follow other containers on the same store")
 struct RemoteChangesTests {
-    /// Two containers on one new file, and live results in the second.
+    /// Two containers on one new store, and live results in the second.
     struct Pair {
         let url: URL
         let writer: PersistentContainer
@@ -15,9 +15,19 @@ struct RemoteChangesTests {
         let live: LiveCards
 
         init(directory: URL, options: ChangeFeedOptions = ChangeFeedOptions()) throws {
-            url = directory.appendingPathComponent("pair.sqlite")
-            writer = try historyContainer(at: url, options: options)
-            reader = try historyContainer(at: url, options: options)
+            let url = directory.appendingPathComponent("pair.sqlite")
+            try self.init(.sqlite(url), url: url, options: options)
+        }
+
+        /// A pair on a new store of `flavor` (a file or a PostgreSQL schema).
+        init(_ flavor: StoreFlavor, options: ChangeFeedOptions = ChangeFeedOptions()) throws {
+            try self.init(flavor.makeStoreKind(), url: URL(fileURLWithPath: "/dev/null"), options: options)
+        }
+
+        private init(_ kind: StoreKind, url: URL, options: ChangeFeedOptions) throws {
+            self.url = url
+            writer = try historyContainer(kind, options: options)
+            reader = try historyContainer(kind, options: options)
             live = try LiveCards(container: reader)
         }
 
@@ -40,10 +50,11 @@ struct RemoteChangesTests {
         try #require(try context.fetch(FetchRequest<Card>(predicate: #Predicate { $0.title == title })).first)
     }
 
-    @Test("inserts, updates, deletes, a related object's change and an object that starts to match all reach the other container's live results")
-    func followsEveryKindOfChange() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let pair = try Pair(directory: directory)
+    @Test("inserts, updates, deletes, a related object's change and an object that starts to match all reach the other container's live results",
+          arguments: StoreFlavor.persistent)
+    func followsEveryKindOfChange(flavor: StoreFlavor) throws {
+        do {
+            let pair = try Pair(flavor)
             #expect(try pair.settled())
             try pair.write { context in
                 let board = Board(context: context)
@@ -75,11 +86,11 @@ struct RemoteChangesTests {
         }
     }
 
-    @Test("a changesPublisher without demand coalesces every remote save into one difference")
-    func coalescesUntilDemand() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("coalesce.sqlite")
-            let writer = try historyContainer(at: url), reader = try historyContainer(at: url)
+    @Test("a changesPublisher without demand coalesces every remote save into one difference", arguments: StoreFlavor.persistent)
+    func coalescesUntilDemand(flavor: StoreFlavor) throws {
+        do {
+            let store = flavor.makeStoreKind()
+            let writer = try historyContainer(store), reader = try historyContainer(store)
             let view = reader.viewContext
             try view.performAndWait {
                 Card(context: view).rank = -1
@@ -189,16 +200,19 @@ struct RemoteChangesTests {
         }
     }
 
-    @Test("when history this container had not read was trimmed, its live results start over with one full difference")
-    func expiredTokenResets() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
+    @Test("when history this container had not read was trimmed, its live results start over with one full difference",
+          arguments: StoreFlavor.persistent)
+    func expiredTokenResets(flavor: StoreFlavor) throws {
+        do {
             var quiet = ChangeFeedOptions()
             quiet.wakesOtherWriters = false  // the reader hears nothing until it looks
             quiet.safetyNetInterval = .seconds(3600)
-            let url = directory.appendingPathComponent("expired.sqlite")
-            let writer = try historyContainer(at: url, options: quiet)
-            let reader = try historyContainer(at: url, options: quiet)
+            let store = flavor.makeStoreKind()
+            let writer = try historyContainer(store, options: quiet)
+            let reader = try historyContainer(store, options: quiet)
             let live = try LiveCards(container: reader)
+            // A PostgreSQL listener reads what it missed once it connects: let it connect first.
+            #expect(try listening(2, on: store))
             let context = writer.newBackgroundContext()
             try context.performAndWait {
                 for rank in 0..<3 { Card(context: context).rank = rank }
@@ -219,11 +233,12 @@ struct RemoteChangesTests {
         }
     }
 
-    @Test("the remoteChanges publisher posts the newest token after another container's save, never after this container's own")
-    func remoteChangesPublisher() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("tokens.sqlite")
-            let writer = try historyContainer(at: url), reader = try historyContainer(at: url)
+    @Test("the remoteChanges publisher posts the newest token after another container's save, never after this container's own",
+          arguments: StoreFlavor.persistent)
+    func remoteChangesPublisher(flavor: StoreFlavor) throws {
+        do {
+            let store = flavor.makeStoreKind()
+            let writer = try historyContainer(store), reader = try historyContainer(store)
             let tokens = TestSubscriber<HistoryToken, Never>()
             reader.remoteChanges.subscribe(tokens)
             tokens.request(.unlimited)

@@ -17,7 +17,13 @@ func eventually(timeout: TimeInterval = 20, _ condition: () throws -> Bool) reth
 
 /// A container on the history model at `url`, its view context on a queue of its own.
 func historyContainer(at url: URL, options: ChangeFeedOptions = ChangeFeedOptions()) throws -> PersistentContainer {
-    try PersistentContainer(model: HistoryModel.model, storeURL: url, viewContextQueue: DispatchQueue(label: "test.remote.view"), changeFeed: options)
+    try historyContainer(.sqlite(url), options: options)
+}
+
+/// A container on the history model in `store` (a file, or a PostgreSQL schema that several
+/// containers open), its view context on a queue of its own.
+func historyContainer(_ store: StoreKind, options: ChangeFeedOptions = ChangeFeedOptions()) throws -> PersistentContainer {
+    try PersistentContainer(model: HistoryModel.model, store: store, viewContextQueue: DispatchQueue(label: "test.remote.view"), changeFeed: options)
 }
 
 /// What a view model shows of the cards, through each kind of live result of one view
@@ -101,5 +107,20 @@ final class LiveCards: @unchecked Sendable {  // used on the view context's queu
         }
         let now = shown()
         return now.controller == expected && now.publisher == expected && now.watched == watchedCard && !brokenDifference
+    }
+}
+
+/// Waits until `containers` sessions listen for the saves of `store` when it is a PostgreSQL
+/// schema (a container's listener connects in the background, and catches up once it does);
+/// true at once for other stores.
+func listening(_ containers: Int, on store: StoreKind) throws -> Bool {
+    guard case let .postgreSQL(text, _) = store,
+          let schema = PostgreSQLConnectionString.parameters(of: text)?["options"]?.split(separator: "=").last else { return true }
+    let connection = try PostgreSQLConnection(PostgreSQLConnectionString(text))
+    defer { connection.close() }
+    return try eventually {
+        let result = try connection.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%' AND strpos(query, $1) > 0", [.text(String(schema))])
+        return try result.int64(row: 0, column: 0) == Int64(containers)
     }
 }

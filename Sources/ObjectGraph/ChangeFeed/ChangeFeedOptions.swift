@@ -19,8 +19,8 @@ public struct ChangeFeedOptions: Sendable, Equatable {
     /// On by default.
     public var followsOtherWriters = true
     /// Whether each save wakes the other containers and processes at once (through pipes in a
-    /// folder beside the store file, `<file>-wakeups`). On by default; off, they notice within
-    /// their ``safetyNetInterval``.
+    /// folder beside a SQLite file, `<file>-wakeups`; by `NOTIFY` on PostgreSQL). On by
+    /// default; off, they notice within their ``safetyNetInterval``.
     public var wakesOtherWriters = true
     /// How often the container looks at the store when nothing woke it, to catch the writers
     /// that could not (a process killed right after its commit, the `sqlite3` shell, a folder

@@ -58,7 +58,8 @@ public final class PersistentContainer: Sendable {
         case .inMemory: store = InMemoryStore(recordsHistory: changeFeed.recordsHistory, trimming: changeFeed.trimming)
         case let .sqlite(url, plan): store = try SQLiteStore(url: url, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory)
         case let .postgreSQL(connectionString, plan):
-            store = try PostgreSQLStore(connectionString: connectionString, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory)
+            store = try PostgreSQLStore(connectionString: connectionString, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory,
+                wakesOtherWriters: changeFeed.wakesOtherWriters)
         }
         coordinator = try StoreCoordinator(model: model, store: store, changeFeed: changeFeed)
         viewContext = ManagedObjectContext(name: "view", queue: viewContextQueue ?? ViewContextQueue.standard(), coordinator: coordinator)

@@ -49,17 +49,21 @@ enum PostgreSQLHistoryClock {
     /// Ends the save's transaction on `connection`: takes the next token, runs `historyInsert`
     /// (an `INSERT` that reads the token from the common table `clock`, as
     /// ``HistorySQL/insertTransactionFromClock`` does), sends the token as a `NOTIFY` on
-    /// `channel`, and commits — in one round trip. Call it after the save's last write to the
+    /// `channel` (none when `nil`), and commits — in one round trip. Call it after the save's last write to the
     /// model's tables.
     ///
     /// - Returns: the save's token.
     @discardableResult
     static func commit(
         on connection: PostgreSQLConnection, recording historyInsert: String, _ parameters: [PostgreSQLValue] = [],
-        notifying channel: String
+        notifying channel: String?
     ) throws(ObjectGraphError) -> Int64 {
+        let prefix = "WITH clock AS (\(advanceSQL)), recorded AS (\(historyInsert)) SELECT token"
+        guard let channel else {
+            return try token(from: connection.executeAndCommit("\(prefix) FROM clock", parameters), on: connection)
+        }
         let channelPlaceholder = SQLDialect.postgreSQL.placeholder(parameters.count + 1)
-        let sql = "WITH clock AS (\(advanceSQL)), recorded AS (\(historyInsert)) SELECT token, pg_notify(\(channelPlaceholder), token::text) FROM clock"
+        let sql = "\(prefix), pg_notify(\(channelPlaceholder), token::text) FROM clock"
         return try token(from: connection.executeAndCommit(sql, parameters + [.text(channel)]), on: connection)
     }
 

@@ -29,7 +29,7 @@ extension PostgreSQLStore {
             let token = try PostgreSQLHistoryClock.commit(
                 on: connection, recording: historySQL.insertTransactionFromClock,
                 [.text(pending.author), .double(Date().timeIntervalSince1970), .bytes(pending.record.encoded())],
-                notifying: channel)
+                notifying: wakesOtherWriters ? channel : nil)
             return (result, token)
         }
     }

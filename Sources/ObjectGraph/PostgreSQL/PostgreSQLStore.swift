@@ -42,6 +42,8 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
     let recordsHistory: Bool
     /// The `NOTIFY` channel of the store (see ``channel(database:schema:)``).
     let channel: String
+    /// Whether saves send a `NOTIFY` on ``channel`` (see ``ChangeFeedOptions/wakesOtherWriters``).
+    let wakesOtherWriters: Bool
 
     /// Connects, creates the store's tables in an empty schema or brings existing ones to
     /// `model` (see ``MigrationPlan``) in one transaction, and restores missing indexes.
@@ -54,12 +56,17 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
     ///   errors SQLite's store throws; in every case the database is left as it was.
     ///
     /// With `recordsHistory` off, saves write no history, and other containers do not see them
-    /// (see ``ChangeFeedOptions/recordsHistory``).
-    init(connectionString text: String, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan(), recordsHistory: Bool = true) throws(ObjectGraphError) {
+    /// (see ``ChangeFeedOptions/recordsHistory``); with `wakesOtherWriters` off they send no
+    /// `NOTIFY`, and other containers notice them by looking.
+    init(
+        connectionString text: String, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan(), recordsHistory: Bool = true,
+        wakesOtherWriters: Bool = true
+    ) throws(ObjectGraphError) {
         let connectionString = try PostgreSQLConnectionString(text)
         path = connectionString.description
         self.model = model
         self.recordsHistory = recordsHistory
+        self.wakesOtherWriters = wakesOtherWriters
         pinned = nil
         let pool = PostgreSQLConnectionPool(connectionString, log: sqlLog)
         self.pool = pool
@@ -88,6 +95,7 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
         pool = nil
         recordsHistory = false
         channel = ""
+        wakesOtherWriters = false
         schema = SQLSchema(model: model, stored: stored, dialect: .postgreSQL)
     }
 

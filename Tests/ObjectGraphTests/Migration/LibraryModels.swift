@@ -55,7 +55,11 @@ enum LibraryV1 {
 
     /// Writes the library into a new file at `url` and closes it.
     static func write(at url: URL) throws {
-        try SQLiteFixture.withViewContext(at: url, model: model) { context in
+        try write(to: StoreLocation(place: .file(url)))
+    }
+
+    static func write(to location: StoreLocation) throws {
+        try location.withViewContext(model: model) { context in
             var shelves: [String: Shelf] = [:]
             for label in ["A", "B"] {
                 let shelf = Shelf(context: context)
@@ -93,7 +97,11 @@ enum LibraryV1 {
 
     /// Every book of the file read with this model.
     static func read(at url: URL) throws -> [String: BookValues] {
-        try SQLiteFixture.withViewContext(at: url, model: model) { context in
+        try read(from: StoreLocation(place: .file(url)))
+    }
+
+    static func read(from location: StoreLocation) throws -> [String: BookValues] {
+        try location.withViewContext(model: model) { context in
             Dictionary(uniqueKeysWithValues: try context.fetch(FetchRequest<Book>()).map { book in
                 (book.title, BookValues(
                     pages: Int(book.pages), rating: book.rating, note: book.note, shelf: book.shelf?.label,

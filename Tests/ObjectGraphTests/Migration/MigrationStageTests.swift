@@ -21,6 +21,13 @@ struct MigrationStageTests {
         }
     }
 
+    /// Runs `body` with a new store of `flavor` holding the version-1 reviews.
+    func withReviews(on flavor: StoreFlavor, _ body: (StoreLocation) throws -> Void) throws {
+        let location = try StoreLocation(flavor)
+        try ReviewFixture.write(to: location)
+        try body(location)
+    }
+
     /// Ratings as numbers: "three" and anything unreadable become 0.
     static func ratingStage(calls: StageCalls? = nil) -> MigrationStage {
         MigrationStage("ratings become numbers", from: ReviewsV1.model, to: NumericRating.model, converting: ["Review.rating"]) { migration in
@@ -52,30 +59,32 @@ struct MigrationStageTests {
         }
     }
 
-    @Test("a type change without a stage is refused before anything is written, naming the property, both types and the fix")
-    func typeChangeNeedsAStage() throws {
-        try withReviews { url in
-            let before = try #require(SQLiteFixture.contents(of: url))
-            let error = try #require(throws: ObjectGraphError.self) { try SQLiteFixture.container(at: url, model: NumericRating.model) }
+    @Test("a type change without a stage is refused before anything is written, naming the property, both types and the fix",
+          arguments: StoreFlavor.persistent)
+    func typeChangeNeedsAStage(flavor: StoreFlavor) throws {
+        try withReviews(on: flavor) { location in
+            let before = try location.contents()
+            let error = try #require(throws: ObjectGraphError.self) { try location.container(model: NumericRating.model) }
             guard case let .migrationRefused(path, changes) = error else {
                 Issue.record("expected migrationRefused, got \(error)")
                 return
             }
-            #expect(path == url.path)
+            #expect(path == location.path)
             #expect(changes == [RefusedChange(
                 entity: "Review", property: "rating", stored: "String", model: "Int64",
                 reason: "a value of String does not become one of Int64 by itself",
                 fix: "add a MigrationStage(\"…\", from: <the previous model>, to: <this model, version above 1>, converting: [\"Review.rating\"]) that sets the new values from the old ones, or keep the type String")])
             #expect(error.description.contains("nothing was changed"))
-            #expect(SQLiteFixture.contents(of: url) == before)
+            #expect(try location.contents() == before)
         }
     }
 
-    @Test("a stage that throws rolls the whole migration back: the file is byte for byte as it was, and the old model opens it")
-    func throwingStage() throws {
+    @Test("a stage that throws rolls the whole migration back: the file (or PostgreSQL schema) is exactly as it was, and the old model opens it",
+          arguments: StoreFlavor.persistent)
+    func throwingStage(flavor: StoreFlavor) throws {
         struct Unreadable: Error {}
-        try withReviews { url in
-            let before = try #require(SQLiteFixture.contents(of: url))
+        try withReviews(on: flavor) { location in
+            let before = try location.contents()
             let plan = MigrationPlan(stages: [
                 MigrationStage("ratings become numbers", from: ReviewsV1.model, to: NumericRating.model, converting: ["Review.rating"]) { migration in
                     for old in try migration.old!.fetch(FetchRequest<ReviewsV1.Review>()) {
@@ -87,19 +96,19 @@ struct MigrationStageTests {
                 },
             ])
             let error = try #require(throws: ObjectGraphError.self) {
-                try PersistentContainer(model: NumericRating.model, storeURL: url, migrationPlan: plan, viewContextQueue: DispatchQueue(label: "stage"))
+                try location.container(model: NumericRating.model, plan: plan)
             }
             guard case let .migrationStageFailed(path, stage, message) = error else {
                 Issue.record("expected migrationStageFailed, got \(error)")
                 return
             }
-            #expect(path == url.path && stage == "ratings become numbers" && message.contains("Unreadable"))
-            #expect(SQLiteFixture.contents(of: url) == before)
-            let titles = try SQLiteFixture.withViewContext(at: url, model: ReviewsV1.model) { context in
+            #expect(path == location.path && stage == "ratings become numbers" && message.contains("Unreadable"))
+            #expect(try location.contents() == before)
+            let titles = try location.withViewContext(model: ReviewsV1.model) { context in
                 try context.fetch(FetchRequest<ReviewsV1.Review>()).map(\.rating).sorted()
             }
             #expect(titles == ["1", "4", "5", "three"])
-            #expect(SQLiteFixture.contents(of: url) == before)
+            #expect(try location.contents() == before)
         }
     }
 
@@ -156,17 +165,18 @@ struct MigrationStageTests {
         }
     }
 
-    @Test("objects that break a new uniqueness constraint are refused, naming the values; a stage that removes the duplicates lets it in")
-    func deduplication() throws {
-        try withReviews { url in
-            let before = try #require(SQLiteFixture.contents(of: url))
+    @Test("objects that break a new uniqueness constraint are refused, naming the values; a stage that removes the duplicates lets it in",
+          arguments: StoreFlavor.persistent)
+    func deduplication(flavor: StoreFlavor) throws {
+        try withReviews(on: flavor) { location in
+            let before = try location.contents()
             #expect {
-                try SQLiteFixture.container(at: url, model: UniqueAuthor.model)
+                try location.container(model: UniqueAuthor.model)
             } throws: { error in
                 guard case let .migrationRefused(_, changes) = error as? ObjectGraphError, let change = changes.first else { return false }
                 return change.entity == "Review" && change.property == "author" && change.stored.contains("'ann'") && change.fix.contains("MigrationStage")
             }
-            #expect(SQLiteFixture.contents(of: url) == before)
+            #expect(try location.contents() == before)
 
             let plan = MigrationPlan(stages: [
                 MigrationStage("one review per author", to: UniqueAuthor.model) { migration in
@@ -176,7 +186,7 @@ struct MigrationStageTests {
                     }
                 },
             ])
-            let container = try PersistentContainer(model: UniqueAuthor.model, storeURL: url, migrationPlan: plan, viewContextQueue: DispatchQueue(label: "dedupe"))
+            let container = try location.container(model: UniqueAuthor.model, plan: plan)
             let authors = try container.viewContext.performAndWait {
                 try container.viewContext.fetch(FetchRequest<UniqueAuthor.Review>()).map(\.author).sorted()
             }
@@ -197,25 +207,25 @@ struct MigrationStageTests {
         }
     }
 
-    @Test("an entity that moves to a hierarchy of its own is converted by a stage that copies its objects")
-    func entityChangesHierarchy() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("notes.sqlite")
-            try SQLiteFixture.withViewContext(at: url, model: NotesInside.model) { context in
+    @Test("an entity that moves to a hierarchy of its own is converted by a stage that copies its objects", arguments: StoreFlavor.persistent)
+    func entityChangesHierarchy(flavor: StoreFlavor) throws {
+        do {
+            let location = try StoreLocation(flavor)
+            try location.withViewContext(model: NotesInside.model) { context in
                 NotesInside.Item(context: context).title = "plain"
                 let note = NotesInside.Note(context: context)
                 note.title = "memo"
                 note.body = "remember"
                 try context.save()
             }
-            let before = try #require(SQLiteFixture.contents(of: url))
+            let before = try location.contents()
             #expect {
-                try SQLiteFixture.container(at: url, model: NotesApart.model)
+                try location.container(model: NotesApart.model)
             } throws: { error in
                 guard case let .migrationRefused(_, changes) = error as? ObjectGraphError else { return false }
                 return changes.map(\.entity) == ["Note"] && changes[0].stored == "a sub-entity of Item"
             }
-            #expect(SQLiteFixture.contents(of: url) == before)
+            #expect(try location.contents() == before)
 
             let plan = MigrationPlan(stages: [
                 MigrationStage("notes apart", from: NotesInside.model, to: NotesApart.model, converting: ["Note"]) { migration in
@@ -228,13 +238,18 @@ struct MigrationStageTests {
                     }
                 },
             ])
-            let container = try PersistentContainer(model: NotesApart.model, storeURL: url, migrationPlan: plan, viewContextQueue: DispatchQueue(label: "notes"))
+            let container = try location.container(model: NotesApart.model, plan: plan)
             let (items, notes) = try container.viewContext.performAndWait {
                 (try container.viewContext.fetch(FetchRequest<NotesApart.Item>()).map(\.title),
                  try container.viewContext.fetch(FetchRequest<NotesApart.Note>()).map(\.body))
             }
             #expect(items == ["plain"] && notes == ["remember"])
-            #expect(try RawDatabase(path: url.path).rows("SELECT count(*) FROM Item")[0][0] == "1")
+            container.close()
+            // The items' table keeps the item alone.
+            #expect(try location.withViewContext(model: NotesApart.model) { try $0.count(for: FetchRequest<NotesApart.Item>()) } == 1)
+            if case let .file(url) = location.place {
+                #expect(try RawDatabase(path: url.path).rows("SELECT count(*) FROM Item")[0][0] == "1")
+            }
         }
     }
 

@@ -76,7 +76,11 @@ enum ReviewFixture {
     ]
 
     static func write(at url: URL) throws {
-        try SQLiteFixture.withViewContext(at: url, model: ReviewsV1.model) { context in
+        try write(to: StoreLocation(place: .file(url)))
+    }
+
+    static func write(to location: StoreLocation) throws {
+        try location.withViewContext(model: ReviewsV1.model) { context in
             for (title, rating, author, nickname) in reviews {
                 let review = ReviewsV1.Review(context: context)
                 review.title = title

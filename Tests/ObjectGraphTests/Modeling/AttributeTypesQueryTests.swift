@@ -58,9 +58,9 @@ struct AttributeTypesQueryTests {
         return (try context.explain(request), actual)
     }
 
-    @Test("enum ==, !=, IN and orderings on an enum ordered by its raw values, URL == and Decimal comparisons run in SQL and agree with memory")
-    func translatedPredicates() throws {
-        let container = try filledContainer()
+    @Test("enum ==, !=, IN and orderings on an enum ordered by its raw values, URL == and Decimal comparisons run in SQL and agree with memory", arguments: StoreFlavor.persistent)
+    func translatedPredicates(flavor: StoreFlavor) throws {
+        let container = try filledContainer(flavor)
         let view = container.viewContext
         // Foundation's #Predicate reads captured values, not `.case` literals: capture the case.
         let shipped = OrderStatus.shipped
@@ -121,9 +121,9 @@ struct AttributeTypesQueryTests {
         #expect(selects.contains { $0.sql.contains("\"priority\"") && $0.expandedSQL.contains("'urgent'") }, "\(selects.map(\.expandedSQL))")
     }
 
-    @Test("sorts by an enum ordered by raw value and by Decimal run in SQL; an enum ordered otherwise sorts in memory; both agree")
-    func sorts() throws {
-        let container = try filledContainer()
+    @Test("sorts by an enum ordered by raw value and by Decimal run in SQL; an enum ordered otherwise sorts in memory; both agree", arguments: StoreFlavor.persistent)
+    func sorts(flavor: StoreFlavor) throws {
+        let container = try filledContainer(flavor)
         let view = container.viewContext
         try view.performAndWait {
             for order in [SortOrder.forward, .reverse] {
@@ -145,9 +145,9 @@ struct AttributeTypesQueryTests {
         }
     }
 
-    @Test("an ordering of an enum whose < is not its raw values' order, and a Codable comparison, are evaluated in memory")
-    func untranslatedPredicates() throws {
-        let container = try filledContainer()
+    @Test("an ordering of an enum whose < is not its raw values' order, and a Codable comparison, are evaluated in memory", arguments: StoreFlavor.persistent)
+    func untranslatedPredicates(flavor: StoreFlavor) throws {
+        let container = try filledContainer(flavor)
         let view = container.viewContext
         let address = Address(street: "", city: "")
         let grumpy = Mood.grumpy
@@ -162,9 +162,9 @@ struct AttributeTypesQueryTests {
         }
     }
 
-    @Test("generated predicates and sorts over enums, URL and Decimal agree through SQL and in memory, with unsaved changes too", arguments: 0..<seedCount)
-    func agreement(seed: Int) throws {
-        let container = try StoreFlavor.sqlite.makeContainer(model: AttributeTypesModel.model)
+    @Test("generated predicates and sorts over enums, URL and Decimal agree through SQL and in memory, with unsaved changes too", arguments: StoreFlavor.persistent, 0..<seedCount)
+    func agreement(flavor: StoreFlavor, seed: Int) throws {
+        let container = try flavor.makeContainer(model: AttributeTypesModel.model)
         let view = container.viewContext
         var generator = SeededGenerator(seed: UInt64(seed) &* 0x5851_F42D &+ 3)
         var inSQL = 0

@@ -2,24 +2,8 @@ import Foundation
 import ObjectGraph
 import Testing
 
-/// The store behind a test container: every test here runs on both and expects the same.
-enum Backing: String, CaseIterable, Sendable {
-    case inMemory, sqlite
-
-    func withContainer(_ body: (PersistentContainer) throws -> Void) throws {
-        switch self {
-        case .inMemory:
-            try body(TestModel.container())
-        case .sqlite:
-            try SQLiteFixture.withTemporaryDirectory { directory in
-                try body(SQLiteFixture.container(at: directory.appendingPathComponent("merge.sqlite")))
-            }
-        }
-    }
-}
-
-@Suite("SQLite store: conflicts and merge policies behave as in memory")
-struct SQLiteMergePolicyTests {
+@Suite("Every store: conflicts and merge policies behave the same in memory, on SQLite and on PostgreSQL")
+struct MergePolicyTests {
     /// A saved content, read by a view context that does not merge, then changed and saved by
     /// a background context with `theirs`. Returns the view's copy of the content.
     func stage(
@@ -64,9 +48,10 @@ struct SQLiteMergePolicyTests {
         }
     }
 
-    @Test("under .error a change to the same key is a conflict naming it, and nothing of the save is written", arguments: Backing.allCases)
-    func errorPolicy(_ backing: Backing) throws {
-        try backing.withContainer { container in
+    @Test("under .error a change to the same key is a conflict naming it, and nothing of the save is written", arguments: StoreFlavor.allCases)
+    func errorPolicy(_ flavor: StoreFlavor) throws {
+        do {
+            let container = try flavor.makeContainer()
             let (view, content) = try stage(container) { $0.name = "theirs" }
             let error = try view.performAndWait {
                 content.name = "mine"
@@ -82,9 +67,10 @@ struct SQLiteMergePolicyTests {
         }
     }
 
-    @Test("changes to different keys do not conflict, and the saving context takes in the other", arguments: Backing.allCases)
-    func differentKeys(_ backing: Backing) throws {
-        try backing.withContainer { container in
+    @Test("changes to different keys do not conflict, and the saving context takes in the other", arguments: StoreFlavor.allCases)
+    func differentKeys(_ flavor: StoreFlavor) throws {
+        do {
+            let container = try flavor.makeContainer()
             let (view, content) = try stage(container) { $0.rank = 7 }
             try view.performAndWait {
                 content.name = "mine"
@@ -96,9 +82,10 @@ struct SQLiteMergePolicyTests {
         }
     }
 
-    @Test("under .storeWins the store keeps its value for the conflicting key and takes the others", arguments: Backing.allCases)
-    func storeWins(_ backing: Backing) throws {
-        try backing.withContainer { container in
+    @Test("under .storeWins the store keeps its value for the conflicting key and takes the others", arguments: StoreFlavor.allCases)
+    func storeWins(_ flavor: StoreFlavor) throws {
+        do {
+            let container = try flavor.makeContainer()
             let (view, content) = try stage(container) { $0.name = "theirs" }
             try view.performAndWait {
                 view.mergePolicy = .storeWins
@@ -112,9 +99,10 @@ struct SQLiteMergePolicyTests {
         }
     }
 
-    @Test("under .objectWins the saving context's value is written", arguments: Backing.allCases)
-    func objectWins(_ backing: Backing) throws {
-        try backing.withContainer { container in
+    @Test("under .objectWins the saving context's value is written", arguments: StoreFlavor.allCases)
+    func objectWins(_ flavor: StoreFlavor) throws {
+        do {
+            let container = try flavor.makeContainer()
             let (view, content) = try stage(container) { $0.name = "theirs" }
             try view.performAndWait {
                 view.mergePolicy = .objectWins
@@ -125,9 +113,10 @@ struct SQLiteMergePolicyTests {
         }
     }
 
-    @Test("to-many changes merge as additions and removals and never conflict", arguments: Backing.allCases)
-    func toManyMerge(_ backing: Backing) throws {
-        try backing.withContainer { container in
+    @Test("to-many changes merge as additions and removals and never conflict", arguments: StoreFlavor.allCases)
+    func toManyMerge(_ flavor: StoreFlavor) throws {
+        do {
+            let container = try flavor.makeContainer()
             let (view, content) = try stage(container) { theirs in
                 let first = try! theirs.managedObjectContext!.fetch(FetchRequest<Tag>(predicate: #Predicate { $0.title == "first" }))
                 theirs.tags = Set(first)
@@ -145,9 +134,10 @@ struct SQLiteMergePolicyTests {
         }
     }
 
-    @Test("an update of an object deleted elsewhere is a conflict under .error and skipped otherwise", arguments: Backing.allCases)
-    func deletedElsewhere(_ backing: Backing) throws {
-        try backing.withContainer { container in
+    @Test("an update of an object deleted elsewhere is a conflict under .error and skipped otherwise", arguments: StoreFlavor.allCases)
+    func deletedElsewhere(_ flavor: StoreFlavor) throws {
+        do {
+            let container = try flavor.makeContainer()
             let (view, content) = try stage(container) { $0.managedObjectContext!.delete($0) }
             let error = try view.performAndWait {
                 content.name = "mine"
