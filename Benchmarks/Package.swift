@@ -20,6 +20,8 @@ let package = Package(
     targets: [
         // The raw SQLite baseline links the system library directly, as our store does.
         .systemLibrary(name: "CSQLiteRaw", path: "Sources/CSQLiteRaw"),
+        // The raw PostgreSQL baseline (P1–P3) links libpq directly, as our store does.
+        .systemLibrary(name: "CLibPQRaw", path: "Sources/CLibPQRaw", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [
@@ -29,6 +31,7 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "CSQLiteRaw",
+                "CLibPQRaw",
             ],
             path: "Benchmarks/StreamsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -231,10 +231,13 @@ def main(path):
                          (f"{ask_sibling / p50:.1f}× faster; " if ask_sibling else "")
                          + f"from the save returning there: {after or 0:,.0f} / {after90 or 0:,.0f}", "—",
                          "p50 ≤ 1 ms, flat in N", "holds" if p50 <= 1_000 else "MISSED"))
-    small, large = (r.get(f"X1-{s} Streams", {}).get("Save to delivery") for s in (10_000, 100_000))
-    if small and large:
-        rows.append(("X1 flat in N", f"{figure(large)} at 100,000", f"{figure(small)} at 10,000", f"{large / small:.2f}×", "—",
-                     "N = 100,000 within 2× of N = 10,000", "holds" if large <= 2 * small else "MISSED"))
+    def flat_in_n(scenario):
+        """X1 and P2: the p50 at N = 100,000 against N = 10,000."""
+        small, large = (r.get(f"{scenario}-{s} Streams", {}).get("Save to delivery") for s in (10_000, 100_000))
+        if small and large:
+            rows.append((f"{scenario} flat in N", f"{figure(large)} at 100,000", f"{figure(small)} at 10,000", f"{large / small:.2f}×", "—",
+                         "N = 100,000 within 2× of N = 10,000", "holds" if large <= 2 * small else "MISSED"))
+    flat_in_n("X1")
     busy, idle = r.get("X2 Streams", {}).get("Query"), r.get("X2 idle", {}).get("Query")
     if busy and idle:
         rows.append(("X2 view context's query (Q1) while another process imports 100,000 rows of an entity no live result follows (p50 per query)",
@@ -249,6 +252,28 @@ def main(path):
     row("T1 and read both attributes of each (every Codable value decoded; the raw String only counted)", "T1 Streams",
         "T1 raw columns", "raw Int and String columns", "within 1.5× of raw Int and String columns", lambda o, p: o / p <= 1.5,
         100_000)
+
+    # P1–P3: the PostgreSQL store against hand-written libpq on the same server.
+    for q in range(1, 5):
+        row(f"P1 Q{q} on PostgreSQL: {work[q]} (N = 300,000, per query)", f"P1-Q{q} Streams", f"P1-Q{q} raw libpq",
+            "prepared libpq query, same indexes", "≤ 2× raw libpq", lambda o, p: o / p <= 2, per=repeats[q])
+    for size in (10_000, 100_000):
+        ours, raw = r.get(f"P2-{size} Streams", {}), r.get(f"P2-{size} raw NOTIFY", {})
+        p50, p90 = ours.get("Save to delivery"), ours.get("Save to delivery p90")
+        if p50 is not None:
+            raw50, raw90 = raw.get("Save to delivery"), raw.get("Save to delivery p90")
+            after, after90 = ours.get("Propagation"), ours.get("Propagation p90")
+            raw_after, raw_after90 = raw.get("Propagation"), raw.get("Propagation p90")
+            rows.append((f"P2 a save in another process → the difference delivered here, PostgreSQL, N = {size:,} (p50 / p90, from asking the other process to save)",
+                         f"{figure(p50)} / {figure(p90)}",
+                         f"{figure(raw50)} / {figure(raw90)} (UPDATE + NOTIFY there → LISTEN here → read the row)" if raw50 else "—",
+                         (f"{p50 / raw50:.1f}× the raw round trip; " if raw50 else "")
+                         + f"from the save returning there: {after or 0:,.0f} / {after90 or 0:,.0f} (raw: {raw_after or 0:,.0f} / {raw_after90 or 0:,.0f})", "—",
+                         "p50 ≤ 1 ms, flat in N", "holds" if p50 <= 1_000 else "MISSED"))
+    flat_in_n("P2")
+    row("P3 insert 100,000 objects in one save, two declared indexes (PostgreSQL)", "P3 Streams", "P3 raw INSERT",
+        "raw multi-row INSERT, 1,000 rows a statement", "≤ 2× raw", lambda o, p: o / p <= 2)
+    row("P3 (against COPY)", "P3 Streams", "P3 raw COPY", "raw COPY", "—", lambda o, p: True)
 
     print("# Benchmark results\n")
     print(f"Run on {datetime.date.today().isoformat()}; machine: {machine()}.")

@@ -4,6 +4,10 @@ import ObjectGraph
 
 /// Changes the board from a background context on a timer: inserts, edits, re-ranks (moves),
 /// renames buckets, moves items between buckets and deletes, one save per tick.
+///
+/// Another process may edit the same board (a shared PostgreSQL database or SQLite file): its
+/// values win over this editor's for a property both changed (``MergePolicy/storeWins``), and a
+/// tick that loses a race with it (an item it just deleted) is rolled back and skipped.
 final class BackgroundEditor: @unchecked Sendable {
     // Everything but `timer` is used only on `context`'s queue; `timer` is set up once before
     // it starts and cancelled from that queue.
@@ -12,10 +16,14 @@ final class BackgroundEditor: @unchecked Sendable {
     private var counter = 0
     private let bucketNames = ["Inbox", "Today", "Later", "Someday", "Done", "Ideas"]
     private let onError: @Sendable (String) -> Void
+    /// What this process's items are called: `item 3`, or `alice 3` with a label.
+    private let label: String
 
-    init(context: ManagedObjectContext, onError: @escaping @Sendable (String) -> Void) {
+    init(context: ManagedObjectContext, label: String? = nil, onError: @escaping @Sendable (String) -> Void) {
         self.context = context
+        self.label = label ?? "item"
         self.onError = onError
+        context.mergePolicy = .storeWins
     }
 
     /// Creates the buckets and a few items if the store is empty.
@@ -71,6 +79,8 @@ final class BackgroundEditor: @unchecked Sendable {
                 if items.count > 4, let victim = items.randomElement() { context.delete(victim) }
             }
             try context.save()
+        } catch ObjectGraphError.mergeConflict, ObjectGraphError.objectNotFound, ObjectGraphError.deleteDenied {
+            context.rollback()  // another process got there first; the next tick goes on
         } catch {
             onError("the background save failed: \(error)")
             timer?.cancel()
@@ -79,7 +89,7 @@ final class BackgroundEditor: @unchecked Sendable {
 
     private func insertItem(number: Int, into bucket: Bucket) {
         let item = Item(context: context)
-        item.title = "item \(number)"
+        item.title = "\(label) \(number)"
         item.rank = Int.random(in: 0..<100)
         item.bucket = bucket
     }

@@ -5,6 +5,8 @@ import ObjectGraph
 /// difference otherwise.
 struct BoardRenderer {
     let isTerminal: Bool
+    /// The kind of store, for the heading.
+    var storeName = "SQLite"
     let startedAt = Date()
 
     private static let reset = "\u{1B}[0m"
@@ -54,10 +56,14 @@ struct BoardRenderer {
 
     private func printLine(_ model: BoardViewModel, marks: Marks, observed: String) {
         var parts: [String] = []
-        if !marks.inserted.isEmpty { parts.append("+\(marks.inserted.count) inserted") }
-        if !marks.updated.isEmpty { parts.append("~\(marks.updated.count) updated") }
-        if !marks.moved.isEmpty { parts.append("↕\(marks.moved.count) moved") }
-        if !marks.removedTitles.isEmpty { parts.append("-\(marks.removedTitles.count) removed") }
+        // The titles say whose items changed when several processes edit the board.
+        func titles(_ offsets: Set<Int>) -> String {
+            offsets.sorted().compactMap { model.rows.indices.contains($0) ? model.rows[$0].title : nil }.joined(separator: ", ")
+        }
+        if !marks.inserted.isEmpty { parts.append("+\(marks.inserted.count) inserted (\(titles(marks.inserted)))") }
+        if !marks.updated.isEmpty { parts.append("~\(marks.updated.count) updated (\(titles(marks.updated)))") }
+        if !marks.moved.isEmpty { parts.append("↕\(marks.moved.count) moved (\(titles(marks.moved)))") }
+        if !marks.removedTitles.isEmpty { parts.append("-\(marks.removedTitles.count) removed (\(marks.removedTitles.joined(separator: ", ")))") }
         let first = model.rows.first.map { "first: \($0.title) [\($0.bucket)]" } ?? "empty"
         print("difference \(model.differenceCount): \(parts.joined(separator: ", ")); \(model.rows.count) rows; \(first). \(observed)")
         fflush(nil)
@@ -66,7 +72,7 @@ struct BoardRenderer {
     private func redraw(_ model: BoardViewModel, marks: Marks, observed: String) {
         let height = max(terminalHeight() - 7, 5)
         var screen = "\u{1B}[H\u{1B}[2J"
-        screen += "\(Self.bold)Streams demo\(Self.reset) — a live board over ObjectGraph (changesPublisher + applyingChanges)\n"
+        screen += "\(Self.bold)Streams demo\(Self.reset) — a live board over ObjectGraph on \(storeName) (changesPublisher + applyingChanges)\n"
         screen += "\(Self.dim)\(observed)\(Self.reset)\n"
         screen += "\(Self.dim)difference \(model.differenceCount) · \(model.rows.count) items · \(String(format: "%.1f", Date().timeIntervalSince(startedAt))) s · "
         screen += "\(Self.green)+ inserted\(Self.dim) \(Self.yellow)~ updated\(Self.dim) \(Self.cyan)↕ moved\(Self.dim) \(Self.red)- removed\(Self.reset)\n\n"

@@ -26,8 +26,12 @@ final class BoardViewModel {
     private(set) var lastDifference: CollectionDifference<Item>?
     private var cancellables = Set<AnyCancellable>()
 
-    /// Starts following `context`.
-    init(context: ManagedObjectContext, onFailure: @escaping (ObjectGraphError) -> Void) {
+    /// Starts following `context`; `onChange`, when given, runs after each difference is applied.
+    init(
+        context: ManagedObjectContext,
+        onChange: ((BoardViewModel, CollectionDifference<Item>) -> Void)? = nil,
+        onFailure: @escaping (ObjectGraphError) -> Void
+    ) {
         var request = FetchRequest<Item>(sortBy: [SortDescriptor(\.rank), SortDescriptor(\.title)])
         // A renamed bucket changes the rows of its items without touching the items themselves.
         request.relationshipKeyPathsForRefreshing = ["bucket.name"]
@@ -42,6 +46,7 @@ final class BoardViewModel {
                     guard let self else { return }
                     self.rows = rows
                     differenceCount += 1
+                    if let onChange, let difference = lastDifference { onChange(self, difference) }
                 })
             .store(in: &cancellables)
     }

@@ -4,7 +4,8 @@ import ObjectGraph
 import Streams
 
 /// `swift run streams-demo`: a view model kept in sync with a SQLite store while a background
-/// context edits it.
+/// context edits it; with `--postgresql URL`, with a PostgreSQL database that other processes
+/// edit too; with `--check`, a scripted two-process check (see ``TwoProcessCheck``).
 @main
 enum StreamsDemo {
     static func main() {
@@ -20,12 +21,24 @@ enum StreamsDemo {
 
         let container: PersistentContainer
         do {
-            let store: StoreKind = options.inMemory ? .inMemory : .sqlite(URL(fileURLWithPath: options.storePath))
-            container = try PersistentContainer(model: DemoModel.make(), store: store, viewContextQueue: .main)
+            container = try PersistentContainer(model: DemoModel.make(), store: options.store, viewContextQueue: .main)
         } catch {
             fail(.store("cannot open the store: \(error)"))
         }
-        let editor = BackgroundEditor(context: container.newBackgroundContext(name: "editor")) { message in
+        if options.check || options.checkPeer != nil {
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    if let run = options.checkPeer {
+                        TwoProcessCheck.runSecond(run: run, container: container)
+                    } else {
+                        TwoProcessCheck.runFirst(options: options, container: container)
+                    }
+                }
+            }
+            dispatchMain()
+        }
+        let label = options.name ?? (options.postgreSQL != nil ? "pid\(getpid())" : nil)
+        let editor = BackgroundEditor(context: container.newBackgroundContext(name: "editor"), label: label) { message in
             DispatchQueue.main.async { finish(message: message, status: 1) }
         }
         do {
@@ -45,7 +58,7 @@ enum StreamsDemo {
     /// editor, and stops after the options' duration.
     @MainActor
     static func run(container: PersistentContainer, editor: BackgroundEditor, options: DemoOptions, isTerminal: Bool) {
-        let renderer = BoardRenderer(isTerminal: isTerminal)
+        let renderer = BoardRenderer(isTerminal: isTerminal, storeName: options.postgreSQL != nil ? "PostgreSQL" : options.inMemory ? "memory" : "SQLite")
         if isTerminal { print("\u{1B}[?25l", terminator: "") }  // hide the cursor while redrawing
         // The Combine form (changesPublisher + applyingChanges into @Published rows) keeps the
         // difference of each save; the Observation form is drawn beside it once it has changed.

@@ -17,11 +17,22 @@ let sharedModel = try! ObjectModel(entities: [IndexedRow.self, ImportedRecord.se
 /// - `import <count>`: inserts `count` `ImportedRecord`s in one save (saying `saving` first).
 enum WriterProcess {
     static let variable = "STREAMS_BENCH_WRITER"
+    /// Names a PostgreSQL store instead (P2), by its connection string.
+    static let postgreSQLVariable = "STREAMS_BENCH_WRITER_POSTGRESQL"
 
     /// Runs the writer and exits, when this process was started as one.
     static func runIfRequested() {
-        guard let path = ProcessInfo.processInfo.environment[variable] else { return }
-        let container = try! PersistentContainer(model: sharedModel, storeURL: URL(fileURLWithPath: path))
+        RawNotifyWriter.runIfRequested()
+        let environment = ProcessInfo.processInfo.environment
+        let store: StoreKind
+        if let path = environment[variable] {
+            store = .sqlite(URL(fileURLWithPath: path))
+        } else if let connection = environment[postgreSQLVariable] {
+            store = .postgreSQL(connection)
+        } else {
+            return
+        }
+        let container = try! PersistentContainer(model: sharedModel, store: store)
         let context = container.newBackgroundContext(name: "writer")
         let rowEntity = sharedModel.entity(named: "IndexedRow")!
         func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -52,12 +63,17 @@ enum WriterProcess {
         let output = Pipe()
         private var buffered = ""
 
-        init(storeURL url: URL) {
+        convenience init(storeURL url: URL) {
+            self.init(environment: [WriterProcess.variable: url.path])
+        }
+
+        /// This executable started again with `environment` added to this process's.
+        init(environment: [String: String]) {
             // This executable, wherever the benchmark tool started it from (its argv[0] may be a
             // bare name).
             process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             process.arguments = []
-            process.environment = ProcessInfo.processInfo.environment.merging([WriterProcess.variable: url.path]) { $1 }
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardInput = input
             process.standardOutput = output
             try! process.run()
@@ -104,7 +120,13 @@ let queryLatencyMetric = BenchmarkMetric.custom("Query (μs)", polarity: .prefer
 /// A SQLite store at a fresh URL with `count` rows, named `row <n>` and ranked by `n`.
 func sharedStore(rows count: Int) -> URL {
     let url = freshDatabaseURL()
-    let container = try! PersistentContainer(model: sharedModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.setup"))
+    fillSharedStore(.sqlite(url), rows: count)
+    return url
+}
+
+/// Fills the store of `kind` with `count` rows, named `row <n>` and ranked by `n`.
+func fillSharedStore(_ kind: StoreKind, rows count: Int) {
+    let container = try! PersistentContainer(model: sharedModel, store: kind, viewContextQueue: DispatchQueue(label: "bench.setup"))
     let context = container.newBackgroundContext()
     context.performAndWait {
         for index in 0..<count {
@@ -115,7 +137,6 @@ func sharedStore(rows count: Int) -> URL {
         try! context.save()
     }
     container.close()
-    return url
 }
 
 func registerHistoryScenarios() {
@@ -132,41 +153,9 @@ func registerHistoryScenarios() {
                 let url = sharedStore(rows: size)
                 defer { removeDatabase(at: url) }
                 let container = try! PersistentContainer(model: sharedModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.view"))
-                let view = container.viewContext
-                let delivered = DispatchSemaphore(value: 0)
-                let deliveredAt = Atomic<UInt64>(0)
-                let live = view.changesPublisher(for: FetchRequest<IndexedRow>(sortBy: [SortDescriptor(\.rank)])).sink(
-                    receiveCompletion: { _ in },
-                    receiveValue: { _ in
-                        deliveredAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
-                        delivered.signal()
-                    })
-                delivered.wait()  // the first value: every row
-                let writer = otherProcess ? WriterProcess.Handle(storeURL: url) : nil
-                let sibling = container.newBackgroundContext(name: "sibling")
-                let rows = sibling.performAndWait { try! sibling.fetch(FetchRequest<IndexedRow>(sortBy: [SortDescriptor(\.rank)])) }
-                benchmark.startMeasurement()
-                for step in 0..<saves {
-                    let key = Int64((step * 7_919) % size + 1)
-                    let asked = DispatchTime.now().uptimeNanoseconds
-                    if let writer {
-                        writer.send("rename \(key) renamed-\(step)")
-                        let savedAt = writer.readSavedTime()
-                        precondition(delivered.wait(timeout: .now() + 10) == .success, "no difference delivered")
-                        let at = deliveredAt.load(ordering: .relaxed)
-                        benchmark.measurement(propagationMetric, Int(max(at, savedAt) - savedAt) / 1_000)
-                    } else {
-                        sibling.performAndWait {
-                            rows[Int(key) - 1].name = "renamed-\(step)"
-                            try! sibling.save()
-                        }
-                        precondition(delivered.wait(timeout: .now() + 10) == .success, "no difference delivered")
-                    }
-                    benchmark.measurement(saveToDeliveryMetric, Int(deliveredAt.load(ordering: .relaxed) - asked) / 1_000)
+                measureLiveRenames(benchmark, container: container, size: size, saves: saves) {
+                    otherProcess ? WriterProcess.Handle(storeURL: url) : nil
                 }
-                benchmark.stopMeasurement()
-                writer?.stop()
-                withExtendedLifetime((live, rows)) {}
             }
         }
     }
@@ -241,4 +230,47 @@ func registerHistoryScenarios() {
             }
         }
     }
+}
+
+/// X1 and P2's loop: a `changesPublisher` over the `size` rows of `container`, then `saves`
+/// renames, each asked of the writer process `makeWriter` starts (or, without one, made by a
+/// sibling context), measured from asking to the difference delivered here, and from the
+/// writer's save returning.
+func measureLiveRenames(_ benchmark: Benchmark, container: PersistentContainer, size: Int, saves: Int, makeWriter: () -> WriterProcess.Handle?) {
+    let view = container.viewContext
+
+    let delivered = DispatchSemaphore(value: 0)
+    let deliveredAt = Atomic<UInt64>(0)
+    let live = view.changesPublisher(for: FetchRequest<IndexedRow>(sortBy: [SortDescriptor(\.rank)])).sink(
+        receiveCompletion: { _ in },
+        receiveValue: { _ in
+            deliveredAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            delivered.signal()
+        })
+    delivered.wait()  // the first value: every row
+    let writer = makeWriter()
+    let sibling = container.newBackgroundContext(name: "sibling")
+    let rows = sibling.performAndWait { try! sibling.fetch(FetchRequest<IndexedRow>(sortBy: [SortDescriptor(\.rank)])) }
+    benchmark.startMeasurement()
+    for step in 0..<saves {
+        let key = Int64((step * 7_919) % size + 1)
+        let asked = DispatchTime.now().uptimeNanoseconds
+        if let writer {
+            writer.send("rename \(key) renamed-\(step)")
+            let savedAt = writer.readSavedTime()
+            precondition(delivered.wait(timeout: .now() + 10) == .success, "no difference delivered")
+            let at = deliveredAt.load(ordering: .relaxed)
+            benchmark.measurement(propagationMetric, Int(max(at, savedAt) - savedAt) / 1_000)
+        } else {
+            sibling.performAndWait {
+                rows[Int(key) - 1].name = "renamed-\(step)"
+                try! sibling.save()
+            }
+            precondition(delivered.wait(timeout: .now() + 10) == .success, "no difference delivered")
+        }
+        benchmark.measurement(saveToDeliveryMetric, Int(deliveredAt.load(ordering: .relaxed) - asked) / 1_000)
+    }
+    benchmark.stopMeasurement()
+    writer?.stop()
+    withExtendedLifetime((live, rows)) {}
 }

@@ -101,24 +101,29 @@ private func insertProfiles(_ count: Int, with insert: OpaquePointer?) {
 func objectGraphProfileStore(count: Int) -> URL {
     cachedFile("objectgraph-\(count).sqlite") { url in
         let container = try! PersistentContainer(model: profileModel, storeURL: url, viewContextQueue: DispatchQueue(label: "bench.setup"))
-        let batch = 50_000
-        for start in stride(from: 0, to: count, by: batch) {
-            let context = container.newBackgroundContext()
-            context.performAndWait {
-                for index in start..<min(start + batch, count) {
-                    let values = profileValues(index, of: count)
-                    let profile = Profile(context: context)
-                    profile.username = values.username
-                    profile.rank = values.rank
-                    profile.city = values.city
-                }
-                try! context.save()
-            }
-        }
+        fillProfiles(container, count: count)
         container.close()
         let indexes = indexNames(of: "Profile", at: url)
         for declared in ["Profile.unique(username)", "Profile.index(rank)", "Profile.index(city,rank)"] {
             precondition(indexes.contains(declared), "the fixture lacks the index \(declared): \(indexes)")
+        }
+    }
+}
+
+/// Inserts profiles 0..<count through the store's own API, in saves of 50,000 objects.
+func fillProfiles(_ container: PersistentContainer, count: Int) {
+    let batch = 50_000
+    for start in stride(from: 0, to: count, by: batch) {
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            for index in start..<min(start + batch, count) {
+                let values = profileValues(index, of: count)
+                let profile = Profile(context: context)
+                profile.username = values.username
+                profile.rank = values.rank
+                profile.city = values.city
+            }
+            try! context.save()
         }
     }
 }

@@ -117,50 +117,19 @@ private func registerQueries(prefix: String, count: Int, flat: Bool, withPeers: 
     Benchmark("\(prefix)1 Streams", configuration: configuration) { benchmark in
         let profiles = ObjectGraphProfiles.shared(count)
         let names = sampleUsernames(pointQueries, of: count)
-        profiles.context.performAndWait {
-            benchmark.startMeasurement()
-            for name in names {
-                let found = try! profiles.context.fetch(FetchRequest<Profile>(predicate: #Predicate { $0.username == name }))
-                precondition(found.count == 1)
-            }
-            benchmark.stopMeasurement()
-        }
+        measureQ1(benchmark, on: profiles.context, names: names)
     }
     // Q2: count(for:) over an indexed range.
     Benchmark("\(prefix)2 Streams", configuration: configuration) { benchmark in
-        let profiles = ObjectGraphProfiles.shared(count)
-        profiles.context.performAndWait {
-            benchmark.startMeasurement()
-            for _ in 0..<pointQueries {
-                precondition(try! profiles.context.count(for: FetchRequest<Profile>(predicate: #Predicate { $0.rank < 100 })) == 100)
-            }
-            benchmark.stopMeasurement()
-        }
+        measureQ2(benchmark, on: ObjectGraphProfiles.shared(count).context)
     }
     // Q3: the first page sorted by an indexed attribute.
     Benchmark("\(prefix)3 Streams", configuration: configuration) { benchmark in
-        let profiles = ObjectGraphProfiles.shared(count)
-        profiles.context.performAndWait {
-            benchmark.startMeasurement()
-            for _ in 0..<pointQueries {
-                var page = FetchRequest<Profile>(sortBy: [SortDescriptor(\.rank)])
-                page.fetchLimit = 20
-                precondition(try! profiles.context.fetch(page).count == 20)
-            }
-            benchmark.stopMeasurement()
-        }
+        measureQ3(benchmark, on: ObjectGraphProfiles.shared(count).context)
     }
     // Q4: a compound predicate served by the compound index.
     Benchmark("\(prefix)4 Streams", configuration: configuration) { benchmark in
-        let profiles = ObjectGraphProfiles.shared(count)
-        profiles.context.performAndWait {
-            benchmark.startMeasurement()
-            for query in 0..<compoundQueries {
-                let city = "city\(query % 100)"
-                blackHole(try! profiles.context.fetch(FetchRequest<Profile>(predicate: #Predicate { $0.city == city && $0.rank < threshold })))
-            }
-            benchmark.stopMeasurement()
-        }
+        measureQ4(benchmark, on: ObjectGraphProfiles.shared(count).context, threshold: threshold)
     }
     // Q5: objectPublisher(matching:) to its first value.
     Benchmark("\(prefix)5 Streams", configuration: configuration) { benchmark in
@@ -278,6 +247,56 @@ private func registerQueries(prefix: String, count: Int, flat: Bool, withPeers: 
             })
             delivered.wait()
             cancellable.cancel()
+        }
+        benchmark.stopMeasurement()
+    }
+}
+
+// Q1–Q4's work on a context of any store, measured: P1 runs them on PostgreSQL.
+
+/// Q1: fetch by an indexed `==`, one row for each of `names`.
+func measureQ1(_ benchmark: Benchmark, on context: ManagedObjectContext, names: [String]) {
+    context.performAndWait {
+        benchmark.startMeasurement()
+        for name in names {
+            let found = try! context.fetch(FetchRequest<Profile>(predicate: #Predicate { $0.username == name }))
+            precondition(found.count == 1)
+        }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// Q2: `count(for:)` of an indexed range, `pointQueries` times.
+func measureQ2(_ benchmark: Benchmark, on context: ManagedObjectContext) {
+    context.performAndWait {
+        benchmark.startMeasurement()
+        for _ in 0..<pointQueries {
+            precondition(try! context.count(for: FetchRequest<Profile>(predicate: #Predicate { $0.rank < 100 })) == 100)
+        }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// Q3: the first page of 20 sorted by the indexed rank, `pointQueries` times.
+func measureQ3(_ benchmark: Benchmark, on context: ManagedObjectContext) {
+    context.performAndWait {
+        benchmark.startMeasurement()
+        for _ in 0..<pointQueries {
+            var page = FetchRequest<Profile>(sortBy: [SortDescriptor(\.rank)])
+            page.fetchLimit = 20
+            precondition(try! context.fetch(page).count == 20)
+        }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// Q4: `city == X && rank < threshold`, served by the compound index, `compoundQueries` times.
+func measureQ4(_ benchmark: Benchmark, on context: ManagedObjectContext, threshold: Int) {
+    context.performAndWait {
+        benchmark.startMeasurement()
+        for query in 0..<compoundQueries {
+            let city = "city\(query % 100)"
+            blackHole(try! context.fetch(FetchRequest<Profile>(predicate: #Predicate { $0.city == city && $0.rank < threshold })))
         }
         benchmark.stopMeasurement()
     }

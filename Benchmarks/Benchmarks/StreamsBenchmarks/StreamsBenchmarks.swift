@@ -4,7 +4,7 @@ import Benchmark
 /// compared with. Names are `ID subject`, e.g. `S1 Streams`, `S1 OpenCombine`, `S1 loop`; the
 /// report script pairs them by ID.
 let benchmarks: @Sendable () -> Void = {
-    // This executable is also X1 and X2's writer process, started again by them.
+    // This executable is also X1, X2 and P2's writer process, started again by them.
     WriterProcess.runIfRequested()
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
@@ -24,4 +24,5 @@ let benchmarks: @Sendable () -> Void = {
     registerObserverScenarios()
     registerObservationScenarios()
     registerHistoryScenarios()
+    registerPostgreSQLScenarios()
 }

@@ -245,7 +245,10 @@ enum SQLDialect: Sendable, CaseIterable {
     func keyList(parameter number: Int) -> String {
         switch self {
         case .sqlite: "(SELECT value FROM json_each(\(placeholder(number))))"
-        case .postgreSQL: "(SELECT value::bigint FROM jsonb_array_elements_text(\(placeholder(number))::jsonb))"
+        // Through an array: the planner guesses 10 keys for `unnest` (100 for the JSON function),
+        // so it looks them up in the key's index instead of scanning a small table whole
+        // (1.2 ms against 0.1 ms for two keys among 10,000 rows; P2's live results).
+        case .postgreSQL: "(SELECT unnest(ARRAY(SELECT value::bigint FROM jsonb_array_elements_text(\(placeholder(number))::jsonb))))"
         }
     }
 
