@@ -40,6 +40,19 @@ package struct AtomicDeliveryTurn: ~Copyable, Sendable {
         change(from: .idle, to: .held)
     }
 
+    /// Takes a turn that is idle and that no other thread can change meanwhile: one plain
+    /// store, where ``takeIfIdle()`` needs a compare-and-swap. For owners whose every change of
+    /// the turn away from idle is made under their own lock, when the machine under that lock
+    /// knows nobody holds the turn (the only change made without the lock is the holder's
+    /// give-up, and there is no holder). The lock orders the store with other threads' reads;
+    /// the holder's own later give-up follows it in program order.
+    @inlinable
+    @inline(__always)
+    package func takeKnowingIdle() {
+        assert(isIdle, "AtomicDeliveryTurn.takeKnowingIdle: the turn is not idle")
+        raw.store(DeliveryTurn.held.rawValue, ordering: .releasing)
+    }
+
     /// ``DeliveryTurn/take()``: the work must be stored before this call. A turn already marked
     /// with work, or ended, is only read.
     @inlinable

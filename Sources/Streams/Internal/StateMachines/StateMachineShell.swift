@@ -140,10 +140,10 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     static func adopt(_ more: consuming Action, into action: inout Action, holder: borrowing AtomicDeliveryTurn) {
-        if case .value? = more.signal {
-            let taken = holder.takeIfIdle()
-            assert(taken, "StateMachineShell: a value was handed out while another thread held the turn")
-        }
+        // The machine hands out a value only when nobody holds its turn, and `run` and
+        // `settleHolder` have reported for a holder that gave the mirror up: the mirror is idle,
+        // and only a holder changes it without the lock, so a store takes it.
+        if case .value? = more.signal { holder.takeKnowingIdle() }
         if action.isEmpty { action = more } else { action.append(more) }
     }
 
@@ -219,7 +219,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
                 target?.receive(completion: completion)
                 return returned
             case .value(let value):
-                let more = target?.receive(output(value)) ?? .none
+                let more = deliver(value, to: target.take())
                 // Nothing asked and nothing left: the next event reports for this delivery.
                 if more == .none, holder.giveUpIfNothingLeft() { return returned }
                 lock.lock()
@@ -228,6 +228,15 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
                 unlockReleasingDiscards()
             }
         }
+    }
+
+    /// Hands `value` to `recipient`, which it owns, so that the call needs no retain of its
+    /// own; the recipient is let go on return, before the caller takes the lock again.
+    @inlinable
+    @inline(__always)
+    final func deliver(_ value: Machine.Value, to recipient: consuming Downstream?) -> Subscribers.Demand {
+        guard let recipient = recipient.take() else { return .none }
+        return recipient.receive(output(value))
     }
 
     /// What downstream receives for `value`: the value itself when the machine hands out
