@@ -118,20 +118,20 @@ struct SQLiteStoreTests {
         try SQLiteFixture.withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("partial.sqlite")
             let container = try SQLiteFixture.container(at: url)
-            let statements = Statements()
+            let statements = QuerySQLLogTests.Collected()
             let context = container.viewContext
             let (id, expected) = try context.performAndWait {
                 let object = AllTypes(context: context)
                 Self.fill(object, variant: 1)
                 try context.save()
-                container.sqlLogHandler = { statements.append($0.sql) }
+                container.sqlLogHandler = { statements.append($0) }
                 object.int = 424_242
                 object.optionalString = nil
                 try context.save()
                 container.sqlLogHandler = nil
                 return (object.objectID!, AllTypesValues(object))
             }
-            let update = try #require(statements.all.first { $0.hasPrefix("UPDATE \"AllTypes\"") })
+            let update = try #require(statements.all.map(\.sql).first { $0.hasPrefix("UPDATE \"AllTypes\"") })
             #expect(update.hasPrefix("UPDATE \"AllTypes\" SET version = ?1, \"int\" = ?2, \"optionalString\" = ?3 WHERE pk = ?4"), "\(update)")
             container.close()
             try SQLiteFixture.withViewContext(at: url) { context in
@@ -140,15 +140,6 @@ struct SQLiteStoreTests {
                 #expect(object.int == 424_242 && object.optionalString == nil)
             }
         }
-    }
-
-    /// Statements collected from whatever thread runs them.
-    final class Statements: @unchecked Sendable {
-        // `lock` protects `statements`.
-        private let lock = NSLock()
-        private var statements: [String] = []
-        func append(_ sql: String) { lock.withLock { statements.append(sql) } }
-        var all: [String] { lock.withLock { statements } }
     }
 
     @Test("one-to-many relationships are stored on the to-one side and read from both")
