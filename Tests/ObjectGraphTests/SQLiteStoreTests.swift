@@ -113,6 +113,35 @@ struct SQLiteStoreTests {
         }
     }
 
+    @Test("an update assigns only the columns it changes (and the version): the others, and the indexes on them, are left as stored")
+    func updateAssignsChangedColumnsOnly() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("partial.sqlite")
+            let container = try SQLiteFixture.container(at: url)
+            let statements = QuerySQLLogTests.Collected()
+            let context = container.viewContext
+            let (id, expected) = try context.performAndWait {
+                let object = AllTypes(context: context)
+                Self.fill(object, variant: 1)
+                try context.save()
+                container.sqlLogHandler = { statements.append($0) }
+                object.int = 424_242
+                object.optionalString = nil
+                try context.save()
+                container.sqlLogHandler = nil
+                return (object.objectID!, AllTypesValues(object))
+            }
+            let update = try #require(statements.all.map(\.sql).first { $0.hasPrefix("UPDATE \"AllTypes\"") })
+            #expect(update.hasPrefix("UPDATE \"AllTypes\" SET version = ?1, \"int\" = ?2, \"optionalString\" = ?3 WHERE pk = ?4"), "\(update)")
+            container.close()
+            try SQLiteFixture.withViewContext(at: url) { context in
+                let object = try #require(context.object(with: id, as: AllTypes.self))
+                #expect(AllTypesValues(object) == expected)
+                #expect(object.int == 424_242 && object.optionalString == nil)
+            }
+        }
+    }
+
     @Test("one-to-many relationships are stored on the to-one side and read from both")
     func oneToMany() throws {
         try SQLiteFixture.withTemporaryDirectory { directory in

@@ -24,10 +24,18 @@ struct RowRecord: Codable, PersistableRecord {
 }
 
 /// A GRDB pool (WAL) with the store's durability (`synchronous=FULL`).
+///
+/// Set on the writer once the pool is open, and read back: `DatabasePool` switches its writer
+/// to `synchronous=NORMAL` when it turns WAL on, after `prepareDatabase` has run, so a pragma
+/// there is silently undone (and every GRDB commit then skips its `fsync`).
 func grdbPool(at url: URL) -> DatabasePool {
-    var configuration = Configuration()
-    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous=FULL") }
-    return try! DatabasePool(path: url.path, configuration: configuration)
+    let pool = try! DatabasePool(path: url.path)
+    let level = try! pool.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        return try Int.fetchOne(db, sql: "PRAGMA synchronous")
+    }
+    precondition(level == 2, "GRDB's writer runs with synchronous=\(level.map(String.init) ?? "?"), not FULL")
+    return pool
 }
 
 let storeRowCount = 100_000

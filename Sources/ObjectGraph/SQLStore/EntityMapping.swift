@@ -36,6 +36,11 @@ struct EntityMapping {
     let insert: String
     /// `?1` version, then ``columnSlots`` from `?2`, then the key.
     let update: String
+    /// ``update`` up to its first assignment (`UPDATE … SET version = ?1`), and each column's
+    /// quoted name in ``columnSlots`` order: what ``update(writing:)`` builds from.
+    private let updateHead: String
+    private let columnNames: [String]
+    private let dialect: SQLDialect
     /// `?1` key.
     let delete: String
     /// How each to-many slot is stored.
@@ -140,6 +145,9 @@ struct EntityMapping {
         insert = sql.insert(into: tableName, columns: ["pk", "entity", "version"] + columnNames, values: [sql.parameter(1), rowName, "1"] + placeholders)
         let assignments = ["version = \(sql.parameter(1))"] + zip(columnNames, placeholders).map { "\($0) = \($1)" }
         update = sql.update(tableName, set: assignments, where: "pk = \(sql.parameter(columnSlots.count + 2))")
+        updateHead = sql.update(tableName, set: [assignments[0]], where: nil)
+        self.columnNames = columnNames
+        self.dialect = dialect
         delete = sql.delete(from: tableName, where: "pk = \(sql.parameter(1))")
 
         uniqueLookups = entity.uniquenessConstraints.map { Self.uniqueLookup($0, of: entity, table: table, lookup: lookup, dialect: dialect) }
@@ -147,6 +155,19 @@ struct EntityMapping {
         clearUnique = uniqueSlots.isEmpty ? nil : sql.update(
             tableName, set: uniqueSlots.sorted().map { "\(quoted(column(entity.properties[$0]))) = NULL" }, where: "pk = \(sql.parameter(1))")
     }
+    /// ``update`` narrowed to the columns at `positions` (ascending indices into
+    /// ``columnSlots``): `?1` version, then those columns from `?2`, then the key. SQLite
+    /// rewrites an index only when the statement assigns one of its columns, so a save that
+    /// assigns only what changed leaves the other indexes' pages, and the log, alone.
+    func update(writing positions: [Int]) -> String {
+        guard positions.count < columnSlots.count else { return update }
+        var sql = updateHead
+        for (offset, position) in positions.enumerated() {
+            sql += ", \(columnNames[position]) = \(dialect.placeholder(offset + 2))"
+        }
+        return sql + " WHERE pk = \(dialect.placeholder(positions.count + 2))"
+    }
+
     /// The lookup of the row holding given values under `constraint`. (A function of its own
     /// rather than a closure in ``init(entity:model:lookup:)``: inlined there, Swift 6.3.1's
     /// optimiser crashed on it — "Found outside of lifetime use" — once quoting changed.)

@@ -15,7 +15,8 @@ protocol SQLConnection: AnyObject {
     var dialect: SQLDialect { get }
     /// The prepared statement for `sql`, prepared once and reused for the connection's life.
     func statement(_ sql: String) throws(ObjectGraphError) -> Statement
-    /// The prepared statement of a fetch, kept while it is among the most recently used.
+    /// The prepared statement of a fetch (or of an update that assigns some columns only), kept
+    /// while it is among the most recently used.
     func queryStatement(_ sql: String) throws(ObjectGraphError) -> Statement
     /// A statement for one use.
     func prepare(_ sql: String) throws(ObjectGraphError) -> Statement

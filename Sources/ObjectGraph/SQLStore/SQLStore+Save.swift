@@ -99,10 +99,22 @@ extension SQLStore {
         var refreshedIDs: [ObjectID] = []
         for plan in planned {
             let row = plan.row
-            let statement = try connection.statement(plan.mapping.update)
+            // Only the columns the update writes (and the unique ones cleared above): the
+            // others hold what the row holds already, and assigning them would rewrite every
+            // index on them.
+            let columnSlots = plan.mapping.columnSlots
+            let positions = columnSlots.indices.filter { position in
+                let slot = columnSlots[position]
+                return plan.write[slot] != nil || (plan.changesUniqueValues && plan.mapping.uniqueSlots.contains(slot))
+            }
+            let statement = positions.count < columnSlots.count
+                ? try connection.queryStatement(plan.mapping.update(writing: positions))
+                : try connection.statement(plan.mapping.update)
             try statement.bind(row.version, at: 1)
-            try bindColumns(of: row.slots, columnSlots: plan.mapping.columnSlots, to: statement)
-            try statement.bind(row.id.primaryKey, at: Int32(plan.mapping.columnSlots.count + 2))
+            for (offset, position) in positions.enumerated() {
+                try statement.bind(row.slots[columnSlots[position]], at: Int32(offset + 2))
+            }
+            try statement.bind(row.id.primaryKey, at: Int32(positions.count + 2))
             guard try runRefusingDuplicates(statement, unique: !plan.mapping.uniqueLookups.isEmpty, on: connection) else {
                 uniquenessConflicts += try collisions(of: row, mapping: plan.mapping, connection: connection)
                 continue

@@ -12,7 +12,8 @@ final class SQLiteConnection: SQLConnection {
     let path: String
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
-    /// Statements of fetches, whose text depends on the predicate: a bounded cache, oldest first.
+    /// Statements whose text depends on the data (a fetch's predicate, the columns an update
+    /// assigns): a bounded cache, oldest first.
     private var queryStatements: [String: SQLiteStatement] = [:]
     private var queryStatementOrder: [String] = []
     /// Where statements are reported when the log is on.
@@ -106,8 +107,9 @@ final class SQLiteConnection: SQLConnection {
         return statement
     }
 
-    /// The prepared statement of a fetch: kept while it is among the most recently used ones,
-    /// so that a program with many predicate shapes does not keep them all.
+    /// The prepared statement of a fetch, or of an update that assigns some columns only: kept
+    /// while it is among the most recently used ones, so that a program with many predicate
+    /// shapes (or sets of changed columns) does not keep them all.
     func queryStatement(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
         updateTracing()
         if let cached = queryStatements[sql] { return cached }
