@@ -35,7 +35,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// A subscriber that forwards every value and completion to `subject`.
     ///
     /// The subject is given, through ``Subject/send(subscription:)``, a subscription that passes
-    /// its requests and cancel upstream, as with ``Publisher/subscribe(_:)-(Subject)``.
+    /// its requests and cancel upstream, as with ``Publisher/subscribe(_:)->_``.
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
         // As Combine's: through the subscriber that `subscribe(subject)` uses, described as
         // "Subject", which hands the subject itself as its subscription.

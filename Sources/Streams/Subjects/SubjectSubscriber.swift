@@ -1,4 +1,4 @@
-/// Feeds a subject from an upstream publisher (``Publisher/subscribe(_:)-(Subject)``).
+/// Feeds a subject from an upstream publisher (``Publisher/subscribe(_:)->_``).
 ///
 /// As Combine's, it is also the subscription the subject is given (described as `"Subject"`):
 /// the subject's requests and cancel pass through it to upstream, and a cancel from either side

@@ -1,4 +1,4 @@
-/// The upstream subscriptions a subject was given with ``Publisher/subscribe(_:)-(Subject)``,
+/// The upstream subscriptions a subject was given with ``Publisher/subscribe(_:)->_``,
 /// and when to ask them for values.
 ///
 /// As Combine's: a ``CurrentValueSubject``, which keeps its value, asks each upstream for
