@@ -83,6 +83,11 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The server at `server` answered but refused the login: a wrong password, an unknown role
     /// or database, no `pg_hba.conf` entry, a database that does not accept connections.
     case loginRefused(server: String, database: String, user: String, message: String)
+    /// The server at `server` answered but accepts no new connection right now: it has as many
+    /// as it allows (`max_connections`, or the role's or database's `CONNECTION LIMIT`; SQLSTATE
+    /// `53300`), or it is starting up, shutting down or recovering (`57P03`). Nothing was read or
+    /// written; trying again later can succeed.
+    case serverBusy(server: String, database: String, message: String)
     /// The connection to the server was lost (the server restarted or shut down, the session was
     /// terminated, the network dropped). The server rolls back the transaction in progress, so
     /// nothing of it was written — unless it was lost while committing, which the message says;
@@ -229,6 +234,8 @@ public enum ObjectGraphError: Error, Equatable, Sendable, CustomStringConvertibl
             "No PostgreSQL server answered at \(server) (database \(database)): \(message). Check that the server runs and that the host and port (or socket folder) are right."
         case let .loginRefused(server, database, user, message):
             "The PostgreSQL server at \(server) refused the login of \(user) to the database \(database): \(message). Check the user, the password, that the database exists and the server's pg_hba.conf."
+        case let .serverBusy(server, database, message):
+            "The PostgreSQL server at \(server) (database \(database)) accepts no new connection right now: \(message). Try again later; if it lasts, raise the server's max_connections (or the role's CONNECTION LIMIT) or have fewer containers and pools connected."
         case let .connectionLost(server, database, message):
             "The connection to the PostgreSQL server at \(server) (database \(database)) was lost: \(message). The server rolled back the transaction in progress; try again (the next use reconnects)."
         case let .postgreSQL(server, database, code, message):

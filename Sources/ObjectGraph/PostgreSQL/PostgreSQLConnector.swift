@@ -10,8 +10,10 @@ enum PostgreSQLConnector {
     static let defaultTimeout: Duration = .seconds(30)
 
     /// A connected handle, or the typed error: ``ObjectGraphError/serverUnreachable(server:database:message:)``
-    /// when no server answered, ``ObjectGraphError/loginRefused(server:database:user:message:)``
-    /// when one answered and refused. `wakeUp` ends the attempt early as unreachable.
+    /// when no server answered, ``ObjectGraphError/serverBusy(server:database:message:)`` when
+    /// one answered but takes no connection now,
+    /// ``ObjectGraphError/loginRefused(server:database:user:message:)`` when one answered and
+    /// refused. `wakeUp` ends the attempt early as unreachable.
     static func connect(
         _ connectionString: PostgreSQLConnectionString, wakeUp: PostgreSQLWakeUp? = nil
     ) throws(ObjectGraphError) -> OpaquePointer {
@@ -24,6 +26,10 @@ enum PostgreSQLConnector {
         // libpq prints the server's notices (and the message of a session ended while idle) to
         // standard error unless told otherwise: a library keeps quiet; errors reach the caller.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // While connecting, the server's refusal carries its SQLSTATE in the message (the only
+        // place libpq gives it before a session exists): a full server is told from a refused
+        // login by its code, not by its translated text.
+        PQsetErrorVerbosity(handle, PQERRORS_VERBOSE)
         let deadline = ContinuousClock.now + (timeout(of: handle) ?? defaultTimeout)
         var answered = false
         var polling = PQstatus(handle) == CONNECTION_BAD ? PGRES_POLLING_FAILED : PGRES_POLLING_WRITING
@@ -55,6 +61,7 @@ enum PostgreSQLConnector {
                 answered = false
             }
         }
+        PQsetErrorVerbosity(handle, PQERRORS_DEFAULT)
         return handle
     }
 
@@ -70,13 +77,47 @@ enum PostgreSQLConnector {
         of handle: OpaquePointer, _ connectionString: PostgreSQLConnectionString, answered: Bool
     ) -> ObjectGraphError {
         let usedPassword = PQpass(handle).map { String(cString: $0) }
-        let message = connectionString.scrub(String(cString: PQerrorMessage(handle)), also: usedPassword)
-            .trimmingTrailingNewlines
+        let (code, text) = serverCode(in: String(cString: PQerrorMessage(handle)))
+        let message = connectionString.scrub(text, also: usedPassword).trimmingTrailingNewlines
         PQfinish(handle)
+        if answered, let code, busyCodes.contains(code) {
+            return .serverBusy(server: connectionString.server, database: connectionString.database, message: message)
+        }
         if answered {
             return .loginRefused(server: connectionString.server, database: connectionString.database,
                                  user: connectionString.user, message: message)
         }
         return .serverUnreachable(server: connectionString.server, database: connectionString.database, message: message)
+    }
+
+    /// The SQLSTATEs of a server that answered but takes no connection now: too many
+    /// connections, and a server starting up, shutting down or in recovery.
+    private static let busyCodes: Set<String> = ["53300", "57P03"]
+
+    /// The last SQLSTATE a verbose libpq message gives ("FATAL:  53300: sorry, …"), and the
+    /// message as the default verbosity writes it: without the codes and the `LOCATION:` lines.
+    static func serverCode(in verbose: String) -> (code: String?, message: String) {
+        var code: String?
+        var lines: [Substring] = []
+        for line in verbose.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("LOCATION:") { continue }
+            lines.append(withoutCode(line, found: &code))
+        }
+        return (code, lines.joined(separator: "\n"))
+    }
+
+    /// `line` without the five-character SQLSTATE that follows a severity ("FATAL:  "), which is
+    /// stored in `found`.
+    private static func withoutCode(_ line: Substring, found: inout String?) -> Substring {
+        for severity in ["FATAL:  ", "ERROR:  ", "PANIC:  "] {
+            guard let range = line.range(of: severity) else { continue }
+            let rest = line[range.upperBound...]
+            let candidate = rest.prefix(5)
+            guard candidate.count == 5, candidate.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
+                  rest.dropFirst(5).hasPrefix(": ") else { continue }
+            found = String(candidate)
+            return line[..<range.upperBound] + rest.dropFirst(7)
+        }
+        return line
     }
 }

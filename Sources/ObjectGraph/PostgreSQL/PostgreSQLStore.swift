@@ -51,6 +51,7 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
     /// - Throws: ``ObjectGraphError/invalidConnectionString(message:)``,
     ///   ``ObjectGraphError/serverUnreachable(server:database:message:)``,
     ///   ``ObjectGraphError/loginRefused(server:database:user:message:)``,
+    ///   ``ObjectGraphError/serverBusy(server:database:message:)``,
     ///   ``ObjectGraphError/incompatibleStore(path:message:)`` (a server older than 14, a
     ///   database not in UTF-8, tables that are not an ObjectGraph store), and the migration
     ///   errors SQLite's store throws; in every case the database is left as it was.

@@ -147,6 +147,37 @@ struct PostgreSQLConnectionTests {
         }
     }
 
+    @Test("a server that takes no more connections (SQLSTATE 53300) is serverBusy, not a refused login, and its message keeps the server's words without the code")
+    func busyServer() throws {
+        try PostgreSQLTestServer.withDatabase { database in
+            let role = "og_busy_\(UUID().uuidString.prefix(6).lowercased())"
+            try database.admin.executeOnce("CREATE ROLE \(role) LOGIN PASSWORD 'busy-password-123' CONNECTION LIMIT 0")
+            defer { _ = try? database.admin.executeOnce("DROP ROLE \(role)") }
+            let full = try PostgreSQLTestServer.connectionString(replacing: ["dbname": database.name, "user": role, "password": "busy-password-123"])
+            #expect {
+                _ = try PostgreSQLConnection(full)
+            } throws: { error in
+                guard case let .serverBusy(_, name, message) = error as? ObjectGraphError else { return false }
+                return name == database.name && message.contains("too many connections") && !message.contains("53300")
+                    && !message.contains("LOCATION") && !"\(error)".contains("busy-password-123")
+            }
+            // Once the role may connect again, the same string works.
+            try database.admin.executeOnce("ALTER ROLE \(role) CONNECTION LIMIT 1")
+            #expect(try PostgreSQLConnection(full).execute("SELECT current_user").string(row: 0, column: 0) == role)
+        }
+    }
+
+    @Test("a verbose libpq message gives its SQLSTATE, and the message without the code and LOCATION lines")
+    func serverCodeInMessage() {
+        let verbose = "connection to server on socket \"/tmp/x/.s.PGSQL.5432\" failed: FATAL:  53300: sorry, too many clients already\nLOCATION:  InitProcess, proc.c:360\n"
+        let (code, message) = PostgreSQLConnector.serverCode(in: verbose)
+        #expect(code == "53300")
+        #expect(message == "connection to server on socket \"/tmp/x/.s.PGSQL.5432\" failed: FATAL:  sorry, too many clients already\n")
+        let plain = PostgreSQLConnector.serverCode(in: "could not connect to server: No such file or directory")
+        #expect(plain.code == nil)
+        #expect(plain.message == "could not connect to server: No such file or directory")
+    }
+
     @Test("a password in a connection string libpq cannot read, or in a URI, never reaches the error")
     func passwordScrubbedFromParseErrors() throws {
         let strings = [
