@@ -47,19 +47,7 @@ final class PostgreSQLChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
         defer { store.sqlLog.deliverPending() }
         return try withConnection { connection throws(ObjectGraphError) -> RemoteChanges in
             try connection.readTransaction { () throws(ObjectGraphError) -> RemoteChanges in
-                let (state, _) = try PostgreSQLStore.readHistoryState(on: connection, path: store.path)
-                _ = try state.check(token, identifier: storeIdentifier, path: store.path)
-                let wanted = interest()
-                let transactions = try PostgreSQLStore.readTransactions(after: token, on: connection, path: store.path) { name in
-                    wanted?.contains(name) ?? true
-                }
-                var changes = RemoteChanges(lastToken: state.lastToken)
-                for transaction in transactions where !own.contains(transaction.token) {
-                    changes.add(transaction.record) { store.model.entity(named: $0) }
-                }
-                let asked = Array(changes.insertedIDs) + Array(changes.updatedIDs)
-                if !asked.isEmpty { changes.take(try store.rows(for: asked, on: connection), asked: asked) }
-                return changes
+                try store.readRemoteChanges(after: token, storeIdentifier: storeIdentifier, own: own, interest: interest, on: connection)
             }
         }
     }

@@ -62,6 +62,28 @@ extension SQLStore {
         }
     }
 
+    /// What other writers changed after `token`, read on `connection` in its current read
+    /// transaction (a change watcher's look): the transactions not in `own`, of the entities
+    /// `interest` names (all when it is nil), with the rows they inserted or updated. The state is
+    /// read first, which fixes the snapshot; the interest is asked after it.
+    func readRemoteChanges(
+        after token: Int64, storeIdentifier: String, own: Set<Int64>, interest: () -> Set<String>?, on connection: Connection
+    ) throws(ObjectGraphError) -> RemoteChanges {
+        let (state, _) = try Self.readHistoryState(on: connection, path: path)
+        _ = try state.check(token, identifier: storeIdentifier, path: path)
+        let wanted = interest()
+        let transactions = try Self.readTransactions(after: token, on: connection, path: path) { name in
+            wanted?.contains(name) ?? true
+        }
+        var changes = RemoteChanges(lastToken: state.lastToken)
+        for transaction in transactions where !own.contains(transaction.token) {
+            changes.add(transaction.record) { model.entity(named: $0) }
+        }
+        let asked = Array(changes.insertedIDs) + Array(changes.updatedIDs)
+        if !asked.isEmpty { changes.take(try rows(for: asked, on: connection), asked: asked) }
+        return changes
+    }
+
     /// The transactions after `token` on `connection`, in its current read transaction.
     static func readTransactions(after token: Int64, on connection: Connection, path: String, wants: (String) -> Bool) throws(ObjectGraphError) -> [StoredTransaction] {
         guard let statement = try historyStatement(HistorySQL(dialect: connection.dialect).transactionsAfter, on: connection) else { return [] }

@@ -62,20 +62,7 @@ final class SQLiteChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
         defer { lock.unlock() }
         defer { store.sqlLog.deliverPending() }
         return try connection.readTransaction { () throws(ObjectGraphError) -> RemoteChanges in
-            // The first read fixes the snapshot; the interest is asked after it (see the protocol).
-            let (state, _) = try SQLiteStore.readHistoryState(on: connection, path: store.path)
-            _ = try state.check(token, identifier: storeIdentifier, path: store.path)
-            let wanted = interest()
-            let transactions = try SQLiteStore.readTransactions(after: token, on: connection, path: store.path) { name in
-                wanted?.contains(name) ?? true
-            }
-            var changes = RemoteChanges(lastToken: state.lastToken)
-            for transaction in transactions where !own.contains(transaction.token) {
-                changes.add(transaction.record) { store.model.entity(named: $0) }
-            }
-            let asked = Array(changes.insertedIDs) + Array(changes.updatedIDs)
-            if !asked.isEmpty { changes.take(try store.rows(for: asked, on: connection), asked: asked) }
-            return changes
+            try store.readRemoteChanges(after: token, storeIdentifier: storeIdentifier, own: own, interest: interest, on: connection)
         }
     }
 
