@@ -216,3 +216,14 @@ extension Optional: OptionalAttributeValue {
         }
     }
 }
+
+extension PropertyValue {
+    /// A double, or a date's seconds since the reference date.
+    var floatingValue: Double? {
+        switch self {
+        case .double(let value): value
+        case .date(let date): date.timeIntervalSinceReferenceDate
+        default: nil
+        }
+    }
+}

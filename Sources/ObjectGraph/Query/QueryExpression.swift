@@ -264,3 +264,15 @@ indirect enum QueryCondition: Sendable {
         if case .and(let inner) = self { inner } else { [self] }
     }
 }
+
+extension QueryValue {
+    var isConstant: Bool {
+        if case .constant = self { true } else { false }
+    }
+
+    /// The number of a double or date constant.
+    var floatingConstant: Double? {
+        guard case .constant(let value, _) = self else { return nil }
+        return value.floatingValue
+    }
+}

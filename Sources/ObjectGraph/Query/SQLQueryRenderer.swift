@@ -446,26 +446,3 @@ struct SQLQueryRenderer {
         "(" + text + ")"
     }
 }
-
-extension QueryValue {
-    var isConstant: Bool {
-        if case .constant = self { true } else { false }
-    }
-
-    /// The number of a double or date constant.
-    var floatingConstant: Double? {
-        guard case .constant(let value, _) = self else { return nil }
-        return value.floatingValue
-    }
-}
-
-extension PropertyValue {
-    /// A double, or a date's seconds since the reference date.
-    var floatingValue: Double? {
-        switch self {
-        case .double(let value): value
-        case .date(let date): date.timeIntervalSinceReferenceDate
-        default: nil
-        }
-    }
-}
