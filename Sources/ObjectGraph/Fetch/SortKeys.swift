@@ -6,9 +6,10 @@ import Foundation
 ///
 /// The order is the descriptors' own: integers and UUIDs compare as `Comparable` does,
 /// doubles and dates too but with NaN after every number (see ``orderingOfDoubles(_:_:)``),
-/// `nil` before any value, and strings with the descriptor's own string comparator. A
-/// descriptor whose values are of another type is compared by the descriptor itself. Ties are
-/// broken by object ID, so the order is total and stable across fetches.
+/// `nil` before any value, and strings with the descriptor's own string comparator or, without
+/// one, in ``CanonicalStringOrder``. A descriptor whose values are of another type is compared
+/// by the descriptor itself. Ties are broken by object ID, so the order is total and stable
+/// across fetches.
 struct SortKeys<Object: ManagedObject> {
     // One entry per descriptor in each array. The arrays are of non-generic types, so that a
     // comparison (a binary search makes many) runs little generic code.
@@ -275,13 +276,23 @@ private func compareSortValues(_ lhs: SortValue, _ rhs: SortValue, strings: Stri
     case let (.double(a), .double(b)): return orderingOfDoubles(a, b)
     case let (.date(a), .date(b)): return orderingOfDoubles(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
     case let (.uuid(a), .uuid(b)): return ordering(a, b)
-    case let (.string(a), .string(b)): return strings.map { $0.compare(a, b) } ?? ordering(a, b)
+    case let (.string(a), .string(b)): return strings.map { $0.compare(a, b) } ?? orderingOfStrings(a, b)
     default: return nil
     }
 }
 
 private func ordering<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
     lhs < rhs ? .orderedAscending : (rhs < lhs ? .orderedDescending : .orderedSame)
+}
+
+/// Strings in the order every store keeps (``CanonicalStringOrder``), not Swift's `<`, which is
+/// not an order on every pair.
+private func orderingOfStrings(_ lhs: String, _ rhs: String) -> ComparisonResult {
+    switch CanonicalStringOrder.compare(lhs, rhs) {
+    case ..<0: .orderedAscending
+    case 0: .orderedSame
+    default: .orderedDescending
+    }
 }
 
 /// The total order of doubles (and dates) in sorts: -∞ … -0.0 = 0.0 … +∞, then NaN, every NaN

@@ -115,7 +115,7 @@ struct QuerySortKey: Sendable {
 
 /// The string orders SQLite sorts with, each a collation that calls the Swift comparison.
 enum QueryCollation: Sendable {
-    /// Swift's `<` on `String`.
+    /// ``CanonicalStringOrder``, the order of `String`s in every store.
     case swift
     /// `String.StandardComparator.lexical`.
     case lexical

@@ -5,7 +5,7 @@ import Foundation
 /// ``bindings``; a piece of text may be written twice and still name the same values.
 ///
 /// The SQL gives Swift's answer for every stored form. In SQLite:
-/// - strings compare with the `og_string` collation (Swift's `==` and `<`), which an index must
+/// - strings compare with the `og_string` collation (``CanonicalStringOrder``), which an index must
 ///   be declared with to serve them (see ``SQLiteQueryFunctions/indexedColumn(_:type:)``);
 /// - doubles and dates are stored as REAL, except NaN and -0.0, stored as 8-byte blobs: `x < c`
 ///   is written `x < c AND x < X''` (a blob sorts after every number) plus `x = X'80…'` when
@@ -18,7 +18,7 @@ import Foundation
 ///
 /// In PostgreSQL (see ``SQLDialect/postgreSQL``):
 /// - strings compare as `normalize(x, NFC) COLLATE "C"`: Unicode's canonical composition, then
-///   byte order, which is Swift's `==` and `<` (declared indexes use the same expression);
+///   byte order, which is ``CanonicalStringOrder`` (declared indexes use the same expression);
 /// - `float8` equates `-0` and `0` as Swift does, but its NaN equals itself and sorts after
 ///   every number: `x > c` and `x >= c` also say `x <> 'NaN'`, and two computed doubles are
 ///   compared with the NaN cases written out;
@@ -202,7 +202,7 @@ struct SQLQueryRenderer {
         }
     }
 
-    /// A string expression as it compares and sorts with Swift's `==` and `<`: collated with
+    /// A string expression as it compares and sorts in ``CanonicalStringOrder``: collated with
     /// `og_string` in SQLite, NFC-normalised and compared byte by byte in PostgreSQL.
     func collated(_ expression: String) -> String {
         switch dialect {

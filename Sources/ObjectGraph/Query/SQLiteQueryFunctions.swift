@@ -4,7 +4,8 @@ import Foundation
 /// The collations and functions every connection of a store registers, so that SQLite answers
 /// string and double questions with the very Swift code the in-memory path runs.
 ///
-/// - `og_string`: Swift's `String` order (`<`, and `==` as canonical equivalence). A query
+/// - `og_string`: the store's string order (``CanonicalStringOrder``: `==` as canonical
+///   equivalence, then the NFC forms' code points). A query
 ///   compares strings with it, so **an index on a string attribute must be declared with it**
 ///   for SQLite to use the index for `==`, `<` and ranges: write the column with
 ///   ``indexedColumn(_:type:)``.
@@ -160,7 +161,7 @@ enum SQLiteQueryFunctions {
 
     // MARK: Strings
 
-    /// The comparison behind each collation: `tag` 0 is Swift's `String` order, 1…3 the
+    /// The comparison behind each collation: `tag` 0 is ``CanonicalStringOrder``, 1…3 the
     /// standard comparators.
     static func compareStrings(tag: Int, _ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int32 {
         if tag == 0 { return SQLiteCollation.compare(lhs, rhs) }

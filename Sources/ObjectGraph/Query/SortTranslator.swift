@@ -29,7 +29,7 @@ enum SortTranslator {
         return (unknown.isEmpty ? keys : nil, unknown)
     }
 
-    /// The collation of a string comparator (`nil`: Swift's `<`), if SQLite has one for it.
+    /// The collation of a string comparator (`nil`: ``CanonicalStringOrder``), if SQLite has one for it.
     static func collation(of comparator: String.StandardComparator?) -> QueryCollation? {
         guard var comparator else { return .swift }
         comparator.order = .forward

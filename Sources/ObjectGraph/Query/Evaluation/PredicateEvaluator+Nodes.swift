@@ -74,7 +74,15 @@ extension PredicateExpressions.NotEqual: EvaluableExpression {
 
 extension PredicateExpressions.Comparison: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        switch op {
+        if LHS.Output.self == String.self {
+            // Strings compare in the order every store keeps, not with Swift's operators.
+            let op = op
+            return compiler.combine(lhs, rhs) { left, right in
+                // Both are `String`: checked above.
+                op.holds(CanonicalStringOrder.compare(unsafeBitCast(left, to: String.self), unsafeBitCast(right, to: String.self)))
+            }
+        }
+        return switch op {
         case .lessThan: compiler.combine(lhs, rhs, <)
         case .lessThanOrEqual: compiler.combine(lhs, rhs, <=)
         case .greaterThan: compiler.combine(lhs, rhs, >)
@@ -235,7 +243,18 @@ extension PredicateExpressions.SequenceStartsWith: EvaluableExpression {
 
 extension PredicateExpressions.RangeExpressionContains: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Bool> {
-        compiler.combine(range, element) { $0.contains($1) }
+        compiler.combine(range, element) { range, element in
+            // Strings compare in the order every store keeps, not with Swift's operators.
+            if let string = element as? String {
+                if let closed = range as? ClosedRange<String> {
+                    return CanonicalStringOrder.compare(closed.lowerBound, string) <= 0 && CanonicalStringOrder.compare(string, closed.upperBound) <= 0
+                }
+                if let halfOpen = range as? Range<String> {
+                    return CanonicalStringOrder.compare(halfOpen.lowerBound, string) <= 0 && CanonicalStringOrder.compare(string, halfOpen.upperBound) < 0
+                }
+            }
+            return range.contains(element)
+        }
     }
 }
 
@@ -394,5 +413,17 @@ extension PredicateCompiler {
 extension PredicateExpressions.FloatDivision: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
         compiler.combine(lhs, rhs, /)
+    }
+}
+
+extension PredicateExpressions.ComparisonOperator {
+    /// Whether the operator holds of two values whose order is `order` (-1, 0 or 1).
+    func holds(_ order: Int32) -> Bool {
+        switch self {
+        case .lessThan: order < 0
+        case .lessThanOrEqual: order <= 0
+        case .greaterThan: order > 0
+        case .greaterThanOrEqual: order >= 0
+        }
     }
 }
