@@ -204,4 +204,50 @@ struct UniquenessTests {
             #expect(conflicts.map(\.conflictingObjectID) == [zero.objectID!, otherNaN.objectID!])
         }
     }
+
+    @Test("a save of thousands of inserts with collisions in its middle: every collision named, against stored rows and earlier inserts alike, nothing written; fixed, it all saves",
+          arguments: StoreFlavor.allCases)
+    func collisionsMidBatch(flavor: StoreFlavor) throws {
+        let container = try UniquenessModel.container(flavor)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let stored = Profile.make("user-700", in: context)
+            try context.save()
+            let club = Club.make("Chess", in: context)
+            // 2,500 inserts: more than one multi-row statement's worth on PostgreSQL.
+            let profiles = (0..<2_500).map { index in
+                let profile = Profile.make("user-\(index)", rank: index, in: context)
+                if index % 100 == 0 { profile.following = [club] }
+                return profile
+            }
+            // Collides with the stored row, with an earlier insert in its own statement, and
+            // with one a statement before; then the email of one with that of another.
+            profiles[1_200].username = "user-1100"
+            profiles[2_100].username = "user-5"
+            profiles[300].email = "x@example.com"
+            profiles[2_400].email = "x@example.com"
+            let conflicts = try #require(violation { try context.save() })
+            let expected: [(ObjectID?, ObjectID?)] = [
+                (profiles[700].objectID, stored.objectID), (profiles[1_200].objectID, profiles[1_100].objectID),
+                (profiles[2_100].objectID, profiles[5].objectID), (profiles[2_400].objectID, profiles[300].objectID),
+            ]
+            #expect(conflicts.count == expected.count, "\(conflicts)")
+            for (objectID, conflicting) in expected {
+                #expect(conflicts.contains { $0.objectID == objectID && $0.conflictingObjectID == conflicting }, "\(conflicts)")
+            }
+            #expect(context.insertedObjects.count == 2_501)
+            profiles[700].username = "fixed-700"
+            profiles[1_200].username = "fixed-1200"
+            profiles[2_100].username = "fixed-2100"
+            profiles[2_400].email = "y@example.com"
+            try context.save()
+        }
+        let usernames = try storedUsernames(container)
+        #expect(usernames.count == 2_501 && Set(usernames).count == 2_501)
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let chess = try #require(try reader.fetch(FetchRequest<Club>()).first)
+            #expect(chess.followers.count == 25)
+        }
+    }
 }

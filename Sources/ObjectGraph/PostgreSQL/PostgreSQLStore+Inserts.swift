@@ -1,15 +1,17 @@
 /// A PostgreSQL store's inserts: a statement is a round trip to the server, so rows go many to a
 /// statement (`INSERT … VALUES (…), (…), …`), where SQLite's in-process statements go one row
-/// each. Rows of an entity under a uniqueness constraint still go one by one
-/// (``SQLStore/writeInsertsRowByRow(_:conflicts:connection:)``), so that each refused row is
-/// told apart and the save goes on without it.
+/// each. Rows of an entity under a uniqueness constraint go many to a statement too, written
+/// `… ON CONFLICT DO NOTHING RETURNING pk`: PostgreSQL inserts the rows in order, each checked
+/// against those before it, and a row a `UNIQUE` index refuses is left out — what
+/// ``SQLStore/writeInsertsRowByRow(_:conflicts:connection:)`` does one statement a row. The rows
+/// missing from what the statement returns are the refused ones; their collisions are looked up
+/// as the row-by-row path looks them up, and the save goes on without them.
 extension PostgreSQLStore {
     /// The most rows one statement inserts; fewer when their parameters would pass the
     /// protocol's 65,535.
     static let rowsPerInsert = 1_000
 
     func writeInserts(_ rows: [StoredRow], conflicts: inout [UniquenessConflict], connection: PostgreSQLStoreConnection) throws(ObjectGraphError) {
-        var oneByOne: [StoredRow] = []
         // Consecutive rows of one entity, in key order (see `keyOrder(of:)`), go together.
         var pending: [Int] = []
         var pendingMapping: EntityMapping?
@@ -19,24 +21,25 @@ extension PostgreSQLStore {
                 pending.append(index)
                 continue
             }
-            if let mapping = pendingMapping { try insertTogether(pending.map { rows[$0] }, mapping: mapping, connection: connection) }
-            pending = []
-            pendingMapping = nil
-            let mapping = try mapping(for: entity)
-            if mapping.uniqueLookups.isEmpty {
-                pending = [index]
-                pendingMapping = mapping
-            } else {
-                oneByOne.append(rows[index])
+            if let mapping = pendingMapping {
+                try insertTogether(pending.map { rows[$0] }, mapping: mapping, conflicts: &conflicts, connection: connection)
             }
+            pending = [index]
+            pendingMapping = try mapping(for: entity)
         }
-        if let mapping = pendingMapping { try insertTogether(pending.map { rows[$0] }, mapping: mapping, connection: connection) }
-        if !oneByOne.isEmpty { try writeInsertsRowByRow(oneByOne, conflicts: &conflicts, connection: connection) }
+        if let mapping = pendingMapping {
+            try insertTogether(pending.map { rows[$0] }, mapping: mapping, conflicts: &conflicts, connection: connection)
+        }
     }
 
     /// Inserts `rows`, all of `mapping`'s entity, in statements of up to ``rowsPerInsert``
-    /// rows, then their join-table pairs.
-    private func insertTogether(_ rows: [StoredRow], mapping: EntityMapping, connection: PostgreSQLStoreConnection) throws(ObjectGraphError) {
+    /// rows, then the join-table pairs of those written; the rows a `UNIQUE` index refused add
+    /// their collisions to `conflicts`.
+    private func insertTogether(
+        _ rows: [StoredRow], mapping: EntityMapping, conflicts: inout [UniquenessConflict], connection: PostgreSQLStoreConnection
+    ) throws(ObjectGraphError) {
+        let refusesDuplicates = !mapping.uniqueLookups.isEmpty
+        var refused: Set<Int64> = []
         let perRow = mapping.columnSlots.count + 1
         let chunk = max(1, min(Self.rowsPerInsert, 65_535 / perRow))
         var start = 0
@@ -45,7 +48,7 @@ extension PostgreSQLStore {
             // to prepare and keep, whatever the number of rows.
             let remaining = rows.count - start
             let end = start + (remaining >= chunk ? chunk : 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount))
-            let statement = try connection.statement(multiRowInsert(mapping, rows: end - start))
+            let statement = try connection.statement(multiRowInsert(mapping, rows: end - start, refusingDuplicates: refusesDuplicates))
             var parameter: Int32 = 1
             for row in rows[start..<end] {
                 try statement.bind(row.id.primaryKey, at: parameter)
@@ -55,10 +58,21 @@ extension PostgreSQLStore {
                 }
                 parameter += 1
             }
-            try statement.run()
+            if refusesDuplicates {
+                var written: Set<Int64> = []
+                written.reserveCapacity(end - start)
+                while try statement.step() { written.insert(statement.int64(at: 0)) }
+                statement.reset()
+                for row in rows[start..<end] where !written.contains(row.id.primaryKey) {
+                    refused.insert(row.id.primaryKey)
+                    conflicts += try collisions(of: row, mapping: mapping, connection: connection)
+                }
+            } else {
+                try statement.run()
+            }
             start = end
         }
-        for row in rows {
+        for row in rows where !refused.contains(row.id.primaryKey) {
             for (slot, access) in mapping.joinTables {
                 let targets = row.slots[slot].objectIDs
                 guard !targets.isEmpty else { continue }
@@ -68,8 +82,9 @@ extension PostgreSQLStore {
     }
 
     /// ``EntityMapping/insert`` for `count` rows: each row's key, then its columns in
-    /// ``EntityMapping/columnSlots`` order; version 1.
-    private func multiRowInsert(_ mapping: EntityMapping, rows count: Int) -> String {
+    /// ``EntityMapping/columnSlots`` order; version 1. Refusing duplicates, a row that a
+    /// `UNIQUE` index refuses is skipped and the keys of the rows written are returned.
+    private func multiRowInsert(_ mapping: EntityMapping, rows count: Int, refusingDuplicates: Bool) -> String {
         let dialect = schema.dialect
         let columns = ["pk", "entity", "version"] + mapping.columnSlots.map { dialect.quotedName(mapping.columnBySlot[$0]!) }
         let rowName = dialect.literal(schema.rowName(of: mapping.entity))
@@ -80,6 +95,7 @@ extension PostgreSQLStore {
             let values = [dialect.placeholder(first), rowName, "1"] + (1..<perRow).map { dialect.placeholder(first + $0) }
             text += (row == 0 ? "(" : ", (") + values.joined(separator: ", ") + ")"
         }
+        if refusingDuplicates { text += " ON CONFLICT DO NOTHING RETURNING pk" }
         return text
     }
 }
