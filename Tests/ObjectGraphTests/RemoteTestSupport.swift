@@ -3,6 +3,7 @@ import Foundation
 @testable import ObjectGraph
 import Streams
 import StreamsTesting
+import Testing
 
 /// Waits until `condition` holds, checking every millisecond, for at most `timeout`; returns
 /// whether it held. For changes that arrive from another container or process.
@@ -107,6 +108,34 @@ final class LiveCards: @unchecked Sendable {  // used on the view context's queu
         }
         let now = shown()
         return now.controller == expected && now.publisher == expected && now.watched == watchedCard && !brokenDifference
+    }
+}
+
+/// Saves one card per index (titled `card-<index>`, ranked by it), one save each, in `context`.
+func saveCards(_ indexes: ClosedRange<Int>, in context: ManagedObjectContext) throws {
+    for index in indexes {
+        try context.performAndWait {
+            let card = Card(context: context)
+            card.title = "card-\(index)"
+            card.rank = index
+            try context.save()
+        }
+    }
+}
+
+extension LiveCards {
+    /// Checks that the reader took in every save once, in commit order: the tokens it merged
+    /// (`tokens`, its `remoteChanges`) only rise, and the titles its `changesPublisher` inserted
+    /// are `titles`, in that order.
+    func expectEverySaveOnceInOrder(tokens: TestSubscriber<HistoryToken, Never>, titles: [String]) {
+        let values = tokens.values
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "\(values)")
+        let inserted = view.performAndWait {
+            changes.values.flatMap { $0.insertions.map { change -> String in
+                if case let .insert(_, card, _) = change { card.title } else { "" }
+            } }
+        }
+        #expect(inserted == titles, "\(inserted)")
     }
 }
 

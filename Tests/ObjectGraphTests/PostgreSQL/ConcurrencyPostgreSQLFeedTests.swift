@@ -31,24 +31,14 @@ struct ConcurrencyPostgreSQLFeedTests {
             reader.remoteChanges.subscribe(tokens)
             tokens.request(.unlimited)
             let context = writer.newBackgroundContext()
-            func save(_ titles: ClosedRange<Int>) throws {
-                for index in titles {
-                    try context.performAndWait {
-                        let card = Card(context: context)
-                        card.title = "card-\(index)"
-                        card.rank = index
-                        try context.save()
-                    }
-                }
-            }
-            try save(1...3)
+            try saveCards(1...3, in: context)
             #expect(eventually { (try? live.agree(with: writer)) == true })
 
             // The server goes away for the reader: its session ends and it cannot come back
             // until connections are allowed again, while the writer keeps its own session.
             try database.admin.executeOnce("ALTER DATABASE \(SQLDialect.postgreSQL.quotedName(database.name)) ALLOW_CONNECTIONS false")
             try database.terminate(backend: listener)
-            try save(4...9)
+            try saveCards(4...9, in: context)
             #expect(live.shown().controller.count == 3, "nothing reaches the reader while it cannot listen")
             try database.admin.executeOnce("ALTER DATABASE \(SQLDialect.postgreSQL.quotedName(database.name)) ALLOW_CONNECTIONS true")
 
@@ -56,16 +46,8 @@ struct ConcurrencyPostgreSQLFeedTests {
             #expect(try listeners(in: database).count == 2, "the reader listens again, beside the writer")
             let last = try writer.history.currentToken()
             #expect(eventually { tokens.values.last == last })
-            // Every save read once and in commit order: the tokens after each merge only rise.
-            let values = tokens.values
-            #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "\(values)")
-            // Each card arrived once.
-            let inserted = live.view.performAndWait {
-                live.changes.values.flatMap { $0.insertions.map { change -> String in
-                    if case let .insert(_, card, _) = change { card.title } else { "" }
-                } }
-            }
-            #expect(inserted.sorted() == (1...9).map { "card-\($0)" }.sorted(), "\(inserted)")
+            // Every save read once and in commit order (the ranks rise with the saves).
+            live.expectEverySaveOnceInOrder(tokens: tokens, titles: (1...9).map { "card-\($0)" })
             reader.close()
             writer.close()
         }

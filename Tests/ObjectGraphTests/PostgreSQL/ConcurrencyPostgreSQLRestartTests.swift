@@ -64,18 +64,6 @@ struct RestartableServer {
 @Suite("Concurrency: live results on PostgreSQL across a real server restart",
        .enabled(if: PostgreSQLTestServer.isEnabled, "\(PostgreSQLTestServer.skipMessage)"))
 struct ConcurrencyPostgreSQLRestartTests {
-    /// Saves one card per index, one save each, in `context`.
-    func save(_ indexes: ClosedRange<Int>, in context: ManagedObjectContext) throws {
-        for index in indexes {
-            try context.performAndWait {
-                let card = Card(context: context)
-                card.title = "card-\(index)"
-                card.rank = index
-                try context.save()
-            }
-        }
-    }
-
     @Test("the server shuts down and starts again: a save during the outage fails with a typed error and its retry works; the live results take in every save, once, in commit order, also another connection's")
     func liveResultsCatchUpAfterRestart() throws {
         let server = try RestartableServer.start()
@@ -91,7 +79,7 @@ struct ConcurrencyPostgreSQLRestartTests {
         reader.remoteChanges.subscribe(tokens)
         tokens.request(.unlimited)
         let context = writer.newBackgroundContext()
-        try save(1...3, in: context)
+        try saveCards(1...3, in: context)
         #expect(eventually { (try? live.agree(with: writer)) == true })
 
         try server.halt()
@@ -118,21 +106,13 @@ struct ConcurrencyPostgreSQLRestartTests {
         // Another connection — a container opened after the restart — saves too.
         let other = try historyContainer(.postgreSQL(server.url))
         defer { other.close() }
-        try save(5...7, in: other.newBackgroundContext())
-        try save(8...9, in: context)
+        try saveCards(5...7, in: other.newBackgroundContext())
+        try saveCards(8...9, in: context)
 
         #expect(eventually { (try? live.agree(with: writer)) == true }, "\(live.shown().controller)")
         let last = try writer.history.currentToken()
         #expect(eventually { tokens.values.last == last })
-        // Every save read once and in commit order: the tokens after each merge only rise.
-        let values = tokens.values
-        #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "\(values)")
-        // Each card arrived once, in the order of the saves (their ranks rise with them).
-        let inserted = live.view.performAndWait {
-            live.changes.values.flatMap { $0.insertions.map { change -> String in
-                if case let .insert(_, card, _) = change { card.title } else { "" }
-            } }
-        }
-        #expect(inserted == (1...9).map { "card-\($0)" }, "\(inserted)")
+        // Every save read once and in commit order (the ranks rise with the saves).
+        live.expectEverySaveOnceInOrder(tokens: tokens, titles: (1...9).map { "card-\($0)" })
     }
 }
