@@ -47,8 +47,7 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// How often progress is recorded at most while the token moves. Seldom: a progress older
     /// than the truth only keeps history a little longer, and each record is a write (an
-    /// `fsync`, and a commit that hides a write bypassing the store from the looks of that
-    /// moment, see ``FeedPosition/decide(after:ownWrites:mayBeCheckpoint:)``). The first record,
+    /// `fsync`). The first record,
     /// which makes the container a reader at all, is made at once.
     private static let progressInterval: TimeInterval = 30
 
@@ -127,7 +126,7 @@ final class ChangeFeed: @unchecked Sendable {
     private func check() {
         guard let coordinator, lock.withLock({ phase == .following }),
               let look = try? watcher.look(), look.committedElsewhere, let state = look.state, let writes = look.ownWrites else { return }
-        switch lock.withLock({ position.decide(after: state, ownWrites: writes, mayBeCheckpoint: look.mayBeCheckpoint) }) {
+        switch lock.withLock({ position.decide(after: state, ownWrites: writes) }) {
         case .nothing: return
         case .follow: follow(coordinator)
         case .reset: reset(coordinator)
@@ -211,9 +210,6 @@ final class ChangeFeed: @unchecked Sendable {
                 ReaderProgress(name: readerName, token: token, isContainer: true, endpoint: endpoint), trimming: options.trimming,
                 listeners: ReaderListeners(channel))
             lock.withLock { recorded = (token, now) }
-            // The other readers look at once: a write that bypasses the store just after this
-            // one is then told apart from it (see FeedPosition.decide).
-            if options.wakesOtherWriters { channel?.signal() }
         } catch {
             return  // tried again at the next tick
         }

@@ -36,8 +36,6 @@ struct StoreLook: Sendable {
     let state: HistoryState?
     /// The store's count of its own write transactions (see ``HistorySQL``), when read.
     let ownWrites: Int64?
-    /// Whether what moved may have changed no row (SQLite: a checkpoint that emptied the WAL).
-    var mayBeCheckpoint = false
 }
 
 /// What other writers changed, coalesced over their transactions, for the contexts to merge as

@@ -51,7 +51,9 @@ extension SQLStore {
         }
         defer { statement.reset() }
         guard try statement.step() else { throw .corruptStore(path: path, message: "the history state row is missing") }
-        let state = HistoryState(storeIdentifier: statement.string(at: 0), lastToken: statement.int64(at: 1), trimmedThrough: statement.int64(at: 2))
+        let state = HistoryState(
+            storeIdentifier: statement.string(at: 0), lastToken: statement.int64(at: 1), trimmedThrough: statement.int64(at: 2),
+            foreignWrites: statement.int64(at: 4))
         return (state, statement.int64(at: 3))
     }
 
