@@ -6,6 +6,9 @@ protocol SharedStore: PersistentStore {
     func makeChangeWatcher() throws(ObjectGraphError) -> any StoreChangeWatcher
     /// The channel by which the store's writers wake its readers, if it has one.
     func makeWakeUpChannel() -> (any WakeUpChannel)?
+    /// The history's state and the store's count of its own writes, in one read (where the
+    /// change feed starts).
+    func historyStateAndOwnWrites() throws(ObjectGraphError) -> (state: HistoryState, writes: Int64)
 }
 
 /// Looks at a shared store for the change feed, through a connection of its own.

@@ -40,7 +40,13 @@ extension SQLStore {
     // MARK: StoreHistory
 
     func historyState() throws(ObjectGraphError) -> HistoryState {
-        try withReadConnection { connection throws(ObjectGraphError) in try Self.readHistoryState(on: connection, path: path).state }
+        try historyStateAndOwnWrites().state
+    }
+
+    /// The state row and the count of the store's own writes, on a reader (the one the first
+    /// fetch then uses).
+    func historyStateAndOwnWrites() throws(ObjectGraphError) -> (state: HistoryState, writes: Int64) {
+        try withReadConnection { connection throws(ObjectGraphError) in try Self.readHistoryState(on: connection, path: path) }
     }
 
     /// The state row and the count of the store's own writes, on `connection`; a file without
