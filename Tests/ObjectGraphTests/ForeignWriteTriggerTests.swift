@@ -149,7 +149,11 @@ struct PostgreSQLForeignWriteTests {
         try ForeignWriteTriggerTests.saveCards(["c"], in: writer)
         let raw = try PostgreSQLConnection(PostgreSQLConnectionString(text))
         defer { raw.close() }
-        _ = try raw.execute(#"UPDATE "Card" SET rank = 10 WHERE title = 'a'"#)
+        // As psql would, from another search path: the trigger still finds the store's tables.
+        let schema = try #require(try raw.execute("SELECT current_schema()").string(row: 0, column: 0))
+        _ = try raw.execute("SET search_path TO public")
+        _ = try raw.execute(#"UPDATE "\#(schema)"."Card" SET rank = 10 WHERE title = 'a'"#)
+        _ = try raw.execute("SET search_path TO \"\(schema)\"")
         reader.coordinator.feed?.checkNow()
         let agrees = try eventually(timeout: 3) { try live.agree(with: reader) }
         let file = try live.freshFetch(in: reader)

@@ -126,7 +126,8 @@ struct HistorySQL: Sendable {
             let function = dialect.quotedName(Self.foreignWriteFunctionName)
             let notify = channel.map { "PERFORM pg_notify(\(dialect.literal($0)), ''); " } ?? ""
             let body = "BEGIN UPDATE \(state) SET foreign_writes = foreign_writes + 1 WHERE id = 1; \(notify)RETURN NULL; END"
-            return ["CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $og$\(body)$og$"]
+            // The store's schema, whatever the writing session's search path is.
+            return ["CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $og$\(body)$og$"]
                 + tables.map { table in
                     "CREATE OR REPLACE TRIGGER \(dialect.quotedName(foreignWriteTriggerNames(on: table)[0])) "
                         + "AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(dialect.quotedName(table)) FOR EACH STATEMENT "
