@@ -31,6 +31,15 @@ struct ForeignWriteTriggerTests {
         }
     }
 
+    /// A file in `directory` that a container wrote `titles` to and closed.
+    static func closedFile(_ name: String, with titles: [String], in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        let container = try historyContainer(at: url)
+        try saveCards(titles, in: container)
+        container.close()
+        return url
+    }
+
     @Test("the store's own saves move no count; a plain connection's insert, update and delete each do, and it needs nothing of ours")
     func ownWritesAreNotCounted() throws {
         try SQLiteFixture.withTemporaryDirectory { directory in
@@ -80,12 +89,7 @@ struct ForeignWriteTriggerTests {
     @Test("a file made before the triggers gets them and the count when a container opens it, and a write behind its own save is then seen")
     func olderFileGetsTriggers() throws {
         try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("quiet.sqlite")
-            do {
-                let container = try historyContainer(at: url)
-                try Self.saveCards(["a", "b"], in: container)
-                container.close()
-            }
+            let url = try Self.closedFile("quiet.sqlite", with: ["a", "b"], in: directory)
             // What an earlier version of the store left: no triggers, no count.
             let raw = try RawDatabase(path: url.path)
             for name in try raw.rows("SELECT name FROM sqlite_schema WHERE type = 'trigger'").compactMap(\.first) {
@@ -105,12 +109,7 @@ struct ForeignWriteTriggerTests {
     @Test("a migration that adds a table, and an open after a tool dropped a table's triggers, leave every table counted")
     func migrationKeepsTriggers() throws {
         try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("migrated.sqlite")
-            do {
-                let container = try historyContainer(at: url)
-                try Self.saveCards(["a"], in: container)
-                container.close()
-            }
+            let url = try Self.closedFile("migrated.sqlite", with: ["a"], in: directory)
             let raw = try RawDatabase(path: url.path)
             try raw.execute(#"DROP TRIGGER "objectgraph-foreign-Card-update""#)  // as a table rebuilt by a tool
             let model = try ObjectModel(entities: [Board.self, Card.self, Sticker.self])
