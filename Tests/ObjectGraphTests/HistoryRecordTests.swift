@@ -144,6 +144,19 @@ struct FeedPositionTests {
         #expect(position.decide(after: HistoryState(storeIdentifier: "B", lastToken: 1, trimmedThrough: 0), ownWrites: 7) == .nothing)
     }
 
+    @Test("the state moved when another store, other writers' transactions or other programs' writes show in it")
+    func moved() {
+        var position = FeedPosition(state: Self.state, ownWrites: 3)
+        #expect(!position.hasMoved(comparedWith: Self.state))
+        #expect(position.hasMoved(comparedWith: HistoryState(storeIdentifier: "A", lastToken: 11, trimmedThrough: 0)))
+        #expect(position.hasMoved(comparedWith: HistoryState(storeIdentifier: "A", lastToken: 10, trimmedThrough: 0, foreignWrites: 1)))
+        #expect(position.hasMoved(comparedWith: HistoryState(storeIdentifier: "B", lastToken: 10, trimmedThrough: 0)))
+        position.noteOwn(11)
+        #expect(!position.hasMoved(comparedWith: HistoryState(storeIdentifier: "A", lastToken: 11, trimmedThrough: 0)))
+        let empty = HistoryState(storeIdentifier: "", lastToken: 0, trimmedThrough: 0)
+        #expect(FeedPosition(state: empty, ownWrites: 0).hasMoved(comparedWith: empty))
+    }
+
     @Test("a file without history tables: a commit that moved neither the store's own count nor the history bypassed it")
     func decisionsWithoutHistory() {
         let empty = HistoryState(storeIdentifier: "", lastToken: 0, trimmedThrough: 0)

@@ -88,6 +88,10 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// Listens on the channel and starts the safety net's timer, then looks: every commit since
     /// the feed's start is either in that look or wakes a later one.
+    ///
+    /// That first look reads the history's state on the store's reader (open already, its
+    /// schema read); the watcher and its connection are made only when the state moved since
+    /// the open, or at the first wake-up or tick.
     private func startWatching() {
         guard lock.withLock({ phase == .following }) else { return }
         let endpoint = channel?.startListening(on: queue, from: startToken) { [weak self] in self?.check() }
@@ -109,6 +113,10 @@ final class ChangeFeed: @unchecked Sendable {
             timer.cancel()
             channel?.stopListening()
             return
+        }
+        let hasWatcher = lock.withLock { watcher != nil }
+        if !hasWatcher, let (state, _) = try? store.historyStateAndOwnWrites(), !lock.withLock({ position.hasMoved(comparedWith: state) }) {
+            return  // nothing since the open: the watcher waits for the first wake-up or tick
         }
         check()
     }

@@ -77,6 +77,13 @@ struct FeedPosition: Sendable, Equatable {
         return state.lastToken > token ? .follow : .nothing
     }
 
+    /// Whether `state` shows anything the position has not accounted for: another store, other
+    /// writers' transactions or other programs' writes. (A file without history has nothing to
+    /// compare: always true.)
+    func hasMoved(comparedWith state: HistoryState) -> Bool {
+        storeIdentifier.isEmpty || state.storeIdentifier != storeIdentifier || state.foreignWrites != foreignWrites || state.lastToken > token
+    }
+
     /// Moves past everything up to `lastToken`, read and merged.
     mutating func advance(to lastToken: Int64) {
         guard lastToken > token else { return }
