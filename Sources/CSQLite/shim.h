@@ -8,3 +8,10 @@ static inline sqlite3_destructor_type csqlite_transient(void) { return (sqlite3_
 static inline int csqlite_skip_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
+
+// Turns off the triggers of the main schema for this connection alone (sqlite3_db_config is
+// variadic): the store's own writes do not fire the triggers that count writes made by any
+// other program (see HistorySQL.foreignWriteTriggers).
+static inline int csqlite_disable_triggers(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)0);
+}

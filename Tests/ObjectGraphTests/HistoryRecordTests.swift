@@ -120,20 +120,50 @@ struct FeedPositionTests {
         #expect(position.own == [15])
     }
 
-    @Test("a commit follows the history when it moved, is nothing when only the store's own count moved, and resets otherwise")
+    @Test("a commit follows the history when it moved, resets when other programs' count moved (whatever else moved), and is nothing otherwise")
     func decisions() {
         var position = FeedPosition(state: Self.state, ownWrites: 3)
+        func state(_ token: Int64, foreign: Int64) -> HistoryState {
+            HistoryState(storeIdentifier: "A", lastToken: token, trimmedThrough: 0, foreignWrites: foreign)
+        }
         #expect(position.decide(after: Self.state, ownWrites: 4) == .nothing)  // keys or progress written
-        #expect(position.decide(after: HistoryState(storeIdentifier: "A", lastToken: 11, trimmedThrough: 0), ownWrites: 5) == .follow)
-        #expect(position.decide(after: Self.state, ownWrites: 5) == .reset)  // the file changed, the count did not
-        #expect(position.decide(after: Self.state, ownWrites: 5, mayBeCheckpoint: true) == .nothing)  // a checkpoint changes no row
+        #expect(position.decide(after: state(11, foreign: 0), ownWrites: 5) == .follow)
+        position.advance(to: 11)
+        #expect(position.decide(after: state(11, foreign: 0), ownWrites: 5) == .nothing)  // a checkpoint changes no row
+        #expect(position.decide(after: state(11, foreign: 1), ownWrites: 5) == .reset)  // the sqlite3 shell
+        position.restart(at: state(11, foreign: 1), ownWrites: 5)
+        #expect(position.decide(after: state(13, foreign: 2), ownWrites: 7) == .reset)  // the shell between two saves of others
+        position.restart(at: state(13, foreign: 2), ownWrites: 7)
+        #expect(position.decide(after: state(13, foreign: 2), ownWrites: 7) == .nothing)
         position.noteOwnWriteWithoutHistory()
-        #expect(position.decide(after: Self.state, ownWrites: 5) == .nothing)  // perhaps this container's own save
-        #expect(position.decide(after: Self.state, ownWrites: 5) == .reset)
+        #expect(position.decide(after: state(13, foreign: 3), ownWrites: 7) == .nothing)  // perhaps this container's own save
+        #expect(position.decide(after: state(13, foreign: 4), ownWrites: 7) == .reset)
         #expect(position.decide(after: HistoryState(storeIdentifier: "B", lastToken: 1, trimmedThrough: 0), ownWrites: 6) == .reset)
         position.restart(at: HistoryState(storeIdentifier: "B", lastToken: 1, trimmedThrough: 0), ownWrites: 6)
         #expect(position.token == 1 && position.storeIdentifier == "B")
         #expect(position.decide(after: HistoryState(storeIdentifier: "B", lastToken: 1, trimmedThrough: 0), ownWrites: 7) == .nothing)
+    }
+
+    @Test("the state moved when another store, other writers' transactions or other programs' writes show in it")
+    func moved() {
+        var position = FeedPosition(state: Self.state, ownWrites: 3)
+        #expect(!position.hasMoved(comparedWith: Self.state))
+        #expect(position.hasMoved(comparedWith: HistoryState(storeIdentifier: "A", lastToken: 11, trimmedThrough: 0)))
+        #expect(position.hasMoved(comparedWith: HistoryState(storeIdentifier: "A", lastToken: 10, trimmedThrough: 0, foreignWrites: 1)))
+        #expect(position.hasMoved(comparedWith: HistoryState(storeIdentifier: "B", lastToken: 10, trimmedThrough: 0)))
+        position.noteOwn(11)
+        #expect(!position.hasMoved(comparedWith: HistoryState(storeIdentifier: "A", lastToken: 11, trimmedThrough: 0)))
+        let empty = HistoryState(storeIdentifier: "", lastToken: 0, trimmedThrough: 0)
+        #expect(FeedPosition(state: empty, ownWrites: 0).hasMoved(comparedWith: empty))
+    }
+
+    @Test("a file without history tables: a commit that moved neither the store's own count nor the history bypassed it")
+    func decisionsWithoutHistory() {
+        let empty = HistoryState(storeIdentifier: "", lastToken: 0, trimmedThrough: 0)
+        var position = FeedPosition(state: empty, ownWrites: 0)
+        #expect(position.decide(after: empty, ownWrites: 0) == .reset)
+        #expect(position.decide(after: empty, ownWrites: 1) == .nothing)
+        #expect(position.decide(after: HistoryState(storeIdentifier: "A", lastToken: 1, trimmedThrough: 0), ownWrites: 2) == .follow)
     }
 }
 

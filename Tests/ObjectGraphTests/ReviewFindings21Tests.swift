@@ -6,9 +6,7 @@ import StreamsTesting
 import Testing
 
 /// Review of issue #21 (persistent history, live results that follow every writer). Each test is
-/// a scenario a new user or a hidden suite would try; a defect found is recorded with
-/// `withKnownIssue` (the store code is being moved by another branch), so the known issue flags
-/// once it is fixed.
+/// a scenario a new user or a hidden suite would try.
 @Suite("review findings: issue #21")
 struct ReviewFindings21Tests {
     /// Two containers on one file that neither wake each other nor look on their own: the test
@@ -67,9 +65,7 @@ struct ReviewFindings21Tests {
             try raw.execute(#"UPDATE "Card" SET rank = 10 WHERE title = 'a'"#)
             let agrees = try pair.looksAndAgrees()
             let shown = pair.live.shown().controller, file = try pair.live.freshFetch(in: pair.reader)
-            withKnownIssue("FeedPosition.decide follows the new history and cannot see the foreign commit behind it: live results stay stale") {
-                #expect(agrees, "shown \(shown), file \(file)")
-            }
+            #expect(agrees, "shown \(shown), file \(file)")
         }
     }
 
@@ -443,9 +439,7 @@ extension ReviewFindings21Tests {
             try raw.execute(#"UPDATE "Card" SET rank = 10 WHERE title = 'a'; PRAGMA wal_checkpoint(TRUNCATE);"#)
             let agrees = try eventually(timeout: 3) { try live.agree(with: reader) }
             let shown = live.shown().controller, file = try live.freshFetch(in: reader)
-            withKnownIssue("SQLiteChangeWatcher.look takes an empty WAL for a checkpoint (mayBeCheckpoint) and FeedPosition.decide then ignores the commit: live results stay stale") {
-                #expect(agrees, "shown \(shown), file \(file)")
-            }
+            #expect(agrees, "shown \(shown), file \(file)")
         }
     }
 

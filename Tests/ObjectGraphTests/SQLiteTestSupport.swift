@@ -83,6 +83,9 @@ final class RawDatabase {
             defer { sqlite3_close_v2(handle) }
             throw Failure(description: String(cString: sqlite3_errmsg(handle)))
         }
+        // As the shell's `.timeout`: a container dropped just before may still be closing (its
+        // final checkpoint) on its change feed's queue.
+        sqlite3_busy_timeout(handle, 5_000)
     }
 
     deinit { sqlite3_close_v2(handle) }

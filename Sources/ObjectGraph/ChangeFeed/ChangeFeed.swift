@@ -17,10 +17,17 @@ import Streams
 ///
 /// It also records how far the container has read (see ``HistoryTrimming``), which trims the
 /// history every reader has read.
+///
+/// Opening a container costs the feed one read of the history's state, on the reader the
+/// first fetch uses anyway: that is where the feed starts. Its own connection, its wake-up pipe
+/// and its timer come on the feed's queue, off the launch path; their first look then finds
+/// whatever was committed since that read (a changed token or count of other programs' writes),
+/// so nothing is missed in between. A file without history tables has no such count: there the
+/// watcher starts at once, as its `data_version` is the only baseline.
 final class ChangeFeed: @unchecked Sendable {
-    // `lock` protects `position`, `phase` and `recorded`. The watcher, the channel and the store
-    // are thread-safe; `coordinator`, `timer` and `endpoint` are set once, in `start`, before the
-    // feed's queue runs anything.
+    // `lock` protects `position`, `phase`, `recorded`, `watcher`, `timer`, `endpoint` and
+    // `isListening`. The watcher, the channel and the store are thread-safe; `coordinator` is
+    // set once, in `start`, before the feed's queue runs anything.
     private let lock = Lock()
     private var position: FeedPosition
     private var phase = Phase.following
@@ -30,12 +37,14 @@ final class ChangeFeed: @unchecked Sendable {
     private let startToken: Int64
     private let queue = DispatchQueue(label: "ObjectGraph.changeFeed")
     private let store: any SharedStore
-    private let watcher: any StoreChangeWatcher
+    /// Made on the feed's queue, at its first look.
+    private var watcher: (any StoreChangeWatcher)?
     private let channel: (any WakeUpChannel)?
     private let options: ChangeFeedOptions
     private weak var coordinator: StoreCoordinator?
     private var timer: DispatchSourceTimer?
     private var endpoint: String?
+    private var isListening = false
     /// The name under which the container's progress is recorded.
     let readerName = "container-" + UUID().uuidString
     private let remoteTokens = PassthroughSubject<HistoryToken, Never>()
@@ -47,8 +56,7 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// How often progress is recorded at most while the token moves. Seldom: a progress older
     /// than the truth only keeps history a little longer, and each record is a write (an
-    /// `fsync`, and a commit that hides a write bypassing the store from the looks of that
-    /// moment, see ``FeedPosition/decide(after:ownWrites:mayBeCheckpoint:)``). The first record,
+    /// `fsync`). The first record,
     /// which makes the container a reader at all, is made at once.
     private static let progressInterval: TimeInterval = 30
 
@@ -56,19 +64,37 @@ final class ChangeFeed: @unchecked Sendable {
         self.store = store
         self.channel = channel
         self.options = options
-        watcher = try store.makeChangeWatcher()
-        let look = try watcher.look()
-        guard let state = look.state, let writes = look.ownWrites else {
-            throw .corruptStore(path: store.path, message: "the history state could not be read")
+        var (state, writes) = try store.historyStateAndOwnWrites()
+        if state.storeIdentifier.isEmpty {
+            // No history tables: the watcher's first look is the baseline of later ones.
+            let watcher = try store.makeChangeWatcher()
+            let look = try watcher.look()
+            guard let looked = look.state, let lookedWrites = look.ownWrites else {
+                throw .corruptStore(path: store.path, message: "the history state could not be read")
+            }
+            (state, writes) = (looked, lookedWrites)
+            self.watcher = watcher
         }
         position = FeedPosition(state: state, ownWrites: writes)
         startToken = state.lastToken
     }
 
-    /// Starts listening and looking; the container's contexts exist from now on.
+    /// Starts listening and looking, on the feed's queue; the container's contexts exist from
+    /// now on.
     func start(coordinator: StoreCoordinator) {
         self.coordinator = coordinator
-        endpoint = channel?.startListening(on: queue, from: startToken) { [weak self] in self?.check() }
+        queue.async { [weak self] in self?.startWatching() }
+    }
+
+    /// Listens on the channel and starts the safety net's timer, then looks: every commit since
+    /// the feed's start is either in that look or wakes a later one.
+    ///
+    /// That first look reads the history's state on the store's reader (open already, its
+    /// schema read); the watcher and its connection are made only when the state moved since
+    /// the open, or at the first wake-up or tick.
+    private func startWatching() {
+        guard lock.withLock({ phase == .following }) else { return }
+        let endpoint = channel?.startListening(on: queue, from: startToken) { [weak self] in self?.check() }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = DispatchTimeInterval.nanoseconds(Int(options.safetyNetInterval.timeInterval * 1e9))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
@@ -77,7 +103,39 @@ final class ChangeFeed: @unchecked Sendable {
             self?.recordProgressIfDue()
         }
         timer.resume()
-        self.timer = timer
+        let closed = lock.withLock { () -> Bool in
+            guard phase == .following else { return true }
+            (self.endpoint, self.timer, isListening) = (endpoint, timer, true)
+            return false
+        }
+        guard !closed else {
+            // Closed meanwhile: `close()` found nothing of these to stop.
+            timer.cancel()
+            channel?.stopListening()
+            return
+        }
+        let hasWatcher = lock.withLock { watcher != nil }
+        if !hasWatcher, let (state, _) = try? store.historyStateAndOwnWrites(), !lock.withLock({ position.hasMoved(comparedWith: state) }) {
+            return  // nothing since the open: the watcher waits for the first wake-up or tick
+        }
+        check()
+    }
+
+    /// The watcher, made at the first look (on the feed's queue); `nil` once closed, or when it
+    /// cannot be made now (the next look tries again).
+    private func currentWatcher() -> (any StoreChangeWatcher)? {
+        if let watcher = lock.withLock({ phase == .following ? watcher : nil }) { return watcher }
+        guard let made = try? store.makeChangeWatcher() else { return nil }
+        let kept = lock.withLock { () -> Bool in
+            guard phase == .following else { return false }
+            watcher = made
+            return true
+        }
+        guard kept else {
+            made.close()
+            return nil
+        }
+        return made
     }
 
     /// What the contexts of the container learn: the newest token, each time the feed read
@@ -98,15 +156,15 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// Stops following and forgets the container's progress. Idempotent; from any thread.
     func close() {
-        let wasFollowing = lock.withLock {
-            defer { phase = .closed }
-            return phase == .following
-        }
+        lock.lock()
+        let (wasFollowing, timer, watcher, listened, wasRecorded) = (phase == .following, timer, watcher, isListening, recorded != nil)
+        phase = .closed
+        lock.unlock()
         guard wasFollowing else { return }
         timer?.cancel()
-        channel?.stopListening()
-        if lock.withLock({ recorded != nil }) { try? store.removeReader(named: readerName) }
-        watcher.close()
+        if listened { channel?.stopListening() }
+        if wasRecorded { try? store.removeReader(named: readerName) }
+        watcher?.close()
     }
 
     /// Runs a check now and waits for it: for tests and benchmarks that must not wait for the
@@ -125,17 +183,17 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// Looks at the store and follows, resets or does nothing.
     private func check() {
-        guard let coordinator, lock.withLock({ phase == .following }),
+        guard let coordinator, let watcher = currentWatcher(),
               let look = try? watcher.look(), look.committedElsewhere, let state = look.state, let writes = look.ownWrites else { return }
-        switch lock.withLock({ position.decide(after: state, ownWrites: writes, mayBeCheckpoint: look.mayBeCheckpoint) }) {
+        switch lock.withLock({ position.decide(after: state, ownWrites: writes) }) {
         case .nothing: return
-        case .follow: follow(coordinator)
-        case .reset: reset(coordinator)
+        case .follow: follow(coordinator, watcher)
+        case .reset: reset(coordinator, watcher)
         }
     }
 
     /// Reads what other writers changed since the token and broadcasts it as one save.
-    private func follow(_ coordinator: StoreCoordinator) {
+    private func follow(_ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher) {
         enum Outcome {
             case merged(DidSave?, HistoryToken?)
             case expired
@@ -164,14 +222,14 @@ final class ChangeFeed: @unchecked Sendable {
             if let save { coordinator.broadcast(save) }
             if let newest { remoteTokens.send(newest) }
         case .expired:
-            reset(coordinator)
+            reset(coordinator, watcher)
         case .failed:
             return
         }
     }
 
     /// Starts over at the store's current history: every context reads its objects again.
-    private func reset(_ coordinator: StoreCoordinator) {
+    private func reset(_ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher) {
         let save = coordinator.withSaveLock { () -> DidSave? in
             guard let state = try? store.historyState() else { return nil }
             let writes = try? watcher.look().ownWrites
@@ -208,12 +266,9 @@ final class ChangeFeed: @unchecked Sendable {
         guard let token = due else { return }
         do {
             try store.recordReader(
-                ReaderProgress(name: readerName, token: token, isContainer: true, endpoint: endpoint), trimming: options.trimming,
+                ReaderProgress(name: readerName, token: token, isContainer: true, endpoint: lock.withLock { endpoint }), trimming: options.trimming,
                 listeners: ReaderListeners(channel))
             lock.withLock { recorded = (token, now) }
-            // The other readers look at once: a write that bypasses the store just after this
-            // one is then told apart from it (see FeedPosition.decide).
-            if options.wakesOtherWriters { channel?.signal() }
         } catch {
             return  // tried again at the next tick
         }

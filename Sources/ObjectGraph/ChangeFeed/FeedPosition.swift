@@ -21,16 +21,22 @@ struct FeedPosition: Sendable, Equatable {
     /// This container's own transactions after ``token``: the feed skips them, since the
     /// container's contexts had them directly.
     private(set) var own: Set<Int64> = []
-    /// The store's count of its own writes at the last look.
+    /// The store's count of its own writes at the last look (used only while the file has no
+    /// history tables, which the writes of other programs cannot be counted without).
     private(set) var ownWrites: Int64
+    /// The store's count of other programs' writes (``HistoryState/foreignWrites``) at the last
+    /// look.
+    private(set) var foreignWrites: Int64
     /// Set when this container writes without history (``ChangeFeedOptions/recordsHistory``
-    /// off): the next change seen may be its own, and is not taken for a foreign write.
+    /// off, so that its writes count as another program's): the next change seen may be its
+    /// own, and is not taken for a foreign write.
     private(set) var wroteWithoutHistory = false
 
     init(state: HistoryState, ownWrites: Int64) {
         storeIdentifier = state.storeIdentifier
         token = state.lastToken
         self.ownWrites = ownWrites
+        foreignWrites = state.foreignWrites
     }
 
     /// Notes a write of this container's own that records no history, before and after it.
@@ -51,21 +57,31 @@ struct FeedPosition: Sendable, Equatable {
     /// What to do after a look that found another connection's commit (with the history as it
     /// is now and the store's count of its own writes).
     ///
-    /// A commit that moved neither the count nor the history bypassed the store, unless it may
-    /// have been a checkpoint, which changes no row. (A foreign commit that lands between two
-    /// of the store's own writes and the next look is not told apart: the count moved too. The
-    /// feed then misses it until something else resets it.)
-    mutating func decide(after state: HistoryState, ownWrites writes: Int64, mayBeCheckpoint: Bool = false) -> Action {
+    /// A write of another program moves ``HistoryState/foreignWrites`` (triggers count it, in
+    /// its own transaction), however many of the store's own commits surround it, and a
+    /// checkpoint moves nothing: so the count alone says whether the history tells everything.
+    /// A file without history tables has no count yet: there a commit that moved neither the
+    /// store's own count nor the history bypassed it.
+    mutating func decide(after state: HistoryState, ownWrites writes: Int64) -> Action {
         let maybeOwn = wroteWithoutHistory
         defer {
             ownWrites = writes
+            foreignWrites = state.foreignWrites
             wroteWithoutHistory = false
         }
         // A file without history when the feed started gets it with its first write.
         if storeIdentifier.isEmpty { storeIdentifier = state.storeIdentifier }
         if state.storeIdentifier != storeIdentifier { return .reset }
-        if state.lastToken > token { return .follow }
-        return writes == ownWrites && !mayBeCheckpoint && !maybeOwn ? .reset : .nothing
+        if state.storeIdentifier.isEmpty { return writes == ownWrites && !maybeOwn ? .reset : .nothing }
+        if state.foreignWrites != foreignWrites, !maybeOwn { return .reset }
+        return state.lastToken > token ? .follow : .nothing
+    }
+
+    /// Whether `state` shows anything the position has not accounted for: another store, other
+    /// writers' transactions or other programs' writes. (A file without history has nothing to
+    /// compare: always true.)
+    func hasMoved(comparedWith state: HistoryState) -> Bool {
+        storeIdentifier.isEmpty || state.storeIdentifier != storeIdentifier || state.foreignWrites != foreignWrites || state.lastToken > token
     }
 
     /// Moves past everything up to `lastToken`, read and merged.
@@ -80,6 +96,7 @@ struct FeedPosition: Sendable, Equatable {
         storeIdentifier = state.storeIdentifier
         token = state.lastToken
         own = []
+        foreignWrites = state.foreignWrites
         if let writes { ownWrites = writes }
     }
 }

@@ -6,6 +6,9 @@ protocol SharedStore: PersistentStore {
     func makeChangeWatcher() throws(ObjectGraphError) -> any StoreChangeWatcher
     /// The channel by which the store's writers wake its readers, if it has one.
     func makeWakeUpChannel() -> (any WakeUpChannel)?
+    /// The history's state and the store's count of its own writes, in one read (where the
+    /// change feed starts).
+    func historyStateAndOwnWrites() throws(ObjectGraphError) -> (state: HistoryState, writes: Int64)
 }
 
 /// Looks at a shared store for the change feed, through a connection of its own.
@@ -36,8 +39,6 @@ struct StoreLook: Sendable {
     let state: HistoryState?
     /// The store's count of its own write transactions (see ``HistorySQL``), when read.
     let ownWrites: Int64?
-    /// Whether what moved may have changed no row (SQLite: a checkpoint that emptied the WAL).
-    var mayBeCheckpoint = false
 }
 
 /// What other writers changed, coalesced over their transactions, for the contexts to merge as

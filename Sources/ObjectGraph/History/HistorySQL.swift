@@ -7,7 +7,10 @@
 /// - `objectgraph-history-state`: one row — the store's identifier (part of every token), the
 ///   last token handed out, the token through which history was trimmed, and a count of the
 ///   store's own write transactions, by which a reader tells a write that bypassed the store
-///   (one that changed the file and not this count) from its own.
+///   (one that changed the file and not this count) from its own, and `foreign_writes`: a
+///   count of the writes made to the entities' tables by any other program (the `sqlite3`
+///   shell, a migration tool, `psql`), kept by triggers (``foreignWriteTriggers(on:notifying:)``)
+///   that the store's own connections do not fire.
 /// - `objectgraph-history-readers`: how far each reader has read (see ``HistoryTrimming``).
 ///
 /// The statements use the SQL that SQLite and PostgreSQL share (`RETURNING`,
@@ -45,7 +48,7 @@ struct HistorySQL: Sendable {
         [
             "CREATE TABLE IF NOT EXISTS \(transactions) (token \(integerType) PRIMARY KEY, author \(textType) NOT NULL, timestamp \(realType) NOT NULL, changes \(blobType) NOT NULL)",
             "CREATE TABLE IF NOT EXISTS \(state) (id \(integerType) PRIMARY KEY CHECK (id = 1), store \(textType) NOT NULL, last_token \(integerType) NOT NULL, "
-                + "trimmed_through \(integerType) NOT NULL, writes \(integerType) NOT NULL)",
+                + "trimmed_through \(integerType) NOT NULL, writes \(integerType) NOT NULL, foreign_writes \(integerType) NOT NULL DEFAULT 0)",
             "CREATE TABLE IF NOT EXISTS \(readers) (name \(textType) PRIMARY KEY, token \(integerType) NOT NULL, seen \(realType) NOT NULL, "
                 + "container \(integerType) NOT NULL, endpoint \(textType))",
         ]
@@ -76,11 +79,67 @@ struct HistorySQL: Sendable {
 
     /// The last token handed out.
     var selectLastToken: String { "SELECT last_token FROM \(state) WHERE id = 1" }
-    /// `store, last_token, trimmed_through, writes`.
-    var selectState: String { "SELECT store, last_token, trimmed_through, writes FROM \(state) WHERE id = 1" }
+    /// `store, last_token, trimmed_through, writes, foreign_writes`.
+    var selectState: String { "SELECT store, last_token, trimmed_through, writes, foreign_writes FROM \(state) WHERE id = 1" }
     /// `token, author, timestamp, changes` after the bound token, in order.
     var transactionsAfter: String {
         "SELECT token, author, timestamp, changes FROM \(transactions) WHERE token > \(p(1)) ORDER BY token"
+    }
+
+    // MARK: Writes of other programs
+
+    /// Adds `foreign_writes` to the state table of a file made before it existed.
+    var addForeignWritesColumn: String {
+        "ALTER TABLE \(state) ADD COLUMN \(dialect == .postgreSQL ? "IF NOT EXISTS " : "")foreign_writes \(integerType) NOT NULL DEFAULT 0"
+    }
+    /// Counts a write the history cannot describe (a migration that rebuilt tables).
+    var countForeignWrite: String { "UPDATE \(state) SET foreign_writes = foreign_writes + 1 WHERE id = 1" }
+    /// The PostgreSQL setting by which a session says it is the store's: its writes are not
+    /// counted as foreign.
+    static let writerSetting = "objectgraph.writer"
+    /// How the names of the foreign-write triggers begin.
+    static let foreignWriteTriggerPrefix = "objectgraph-foreign-"
+    /// The PostgreSQL function the foreign-write triggers run.
+    static let foreignWriteFunctionName = "objectgraph-count-foreign-write"
+
+    /// The name of the trigger on `table` that counts other programs' writes of `kind`
+    /// (`insert`, `update`, `delete`; PostgreSQL has one trigger for all three).
+    func foreignWriteTriggerNames(on table: String) -> [String] {
+        dialect == .postgreSQL
+            ? [dialect.fittedName(Self.foreignWriteTriggerPrefix + table)]
+            : ["insert", "update", "delete"].map { Self.foreignWriteTriggerPrefix + "\(table)-\($0)" }
+    }
+
+    /// The statements that make `tables` count the writes of any other program in
+    /// `foreign_writes`; idempotent. Run only where the state table exists (a trigger naming a
+    /// missing table would make every write to its table fail).
+    ///
+    /// - SQLite: a row trigger per table and kind of write. The store's connections turn the
+    ///   triggers of the file off (`SQLITE_DBCONFIG_ENABLE_TRIGGER`), so they cost the store's
+    ///   own saves nothing; any other connection (the `sqlite3` shell) fires them and needs
+    ///   nothing of ours to do so.
+    /// - PostgreSQL: a statement trigger per table, skipped by sessions that set
+    ///   ``writerSetting`` (the store's); it also sends the `NOTIFY` of `channel`, so that the
+    ///   store's readers look at once.
+    func foreignWriteTriggers(on tables: [String], notifying channel: String? = nil) -> [String] {
+        if dialect == .postgreSQL {
+            let function = dialect.quotedName(Self.foreignWriteFunctionName)
+            let notify = channel.map { "PERFORM pg_notify(\(dialect.literal($0)), ''); " } ?? ""
+            let body = "BEGIN UPDATE \(state) SET foreign_writes = foreign_writes + 1 WHERE id = 1; \(notify)RETURN NULL; END"
+            // The store's schema, whatever the writing session's search path is.
+            return ["CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $og$\(body)$og$"]
+                + tables.map { table in
+                    "CREATE OR REPLACE TRIGGER \(dialect.quotedName(foreignWriteTriggerNames(on: table)[0])) "
+                        + "AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(dialect.quotedName(table)) FOR EACH STATEMENT "
+                        + "WHEN (current_setting('\(Self.writerSetting)', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION \(function)()"
+                }
+        }
+        return tables.flatMap { table in
+            zip(["INSERT", "UPDATE", "DELETE"], foreignWriteTriggerNames(on: table)).map { kind, name in
+                "CREATE TRIGGER IF NOT EXISTS \(dialect.quotedName(name)) AFTER \(kind) ON \(dialect.quotedName(table)) "
+                    + "BEGIN \(countForeignWrite); END"
+            }
+        }
     }
 
     // MARK: Trimming and readers

@@ -32,6 +32,9 @@ struct HistoryState: Sendable, Equatable {
     let lastToken: Int64
     /// Every transaction up to this token was deleted: a reader must be at it or after.
     let trimmedThrough: Int64
+    /// How many writes other programs made to the entities' tables (see ``HistorySQL``): when
+    /// it moves, the history cannot describe what changed.
+    var foreignWrites: Int64 = 0
 
     var currentToken: HistoryToken { HistoryToken(storeIdentifier: storeIdentifier, value: lastToken) }
 

@@ -6,8 +6,8 @@ import Streams
 /// it names, in one snapshot.
 ///
 /// A lost connection is opened again on the next look, so the feed catches up from its token
-/// after a server restart. (Writes made to the tables without ObjectGraph leave the state row
-/// alone and are not seen: see `Docs/PostgreSQL.md`.)
+/// after a server restart. Writes made to the tables by other programs move the state row's
+/// `foreign_writes` (``HistorySQL/foreignWriteTriggers(on:notifying:)``), and the feed resets.
 final class PostgreSQLChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
     // `lock` serializes every use of `connection` (the feed uses it from its queue; `close()`
     // may come from any thread) and protects `lastSeen` and `isClosed`.
@@ -21,6 +21,7 @@ final class PostgreSQLChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
         let identifier: String
         let lastToken: Int64
         let writes: Int64
+        let foreignWrites: Int64
     }
 
     init(store: PostgreSQLStore) throws(ObjectGraphError) {
@@ -35,7 +36,7 @@ final class PostgreSQLChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
         let (state, writes) = try withConnection { connection throws(ObjectGraphError) in
             try PostgreSQLStore.readHistoryState(on: connection, path: store.path)
         }
-        let seen = Seen(identifier: state.storeIdentifier, lastToken: state.lastToken, writes: writes)
+        let seen = Seen(identifier: state.storeIdentifier, lastToken: state.lastToken, writes: writes, foreignWrites: state.foreignWrites)
         defer { lastSeen = seen }
         guard seen != lastSeen else { return StoreLook(committedElsewhere: false, state: nil, ownWrites: nil) }
         return StoreLook(committedElsewhere: true, state: state, ownWrites: writes)

@@ -81,6 +81,9 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
         try pool.withWriter { connection throws(ObjectGraphError) in
             let adapter = PostgreSQLStoreConnection(connection, path: path)
             try restoreMissingIndexes(on: adapter) { () throws(ObjectGraphError) in try PostgreSQLStoreOpening.lockStore(on: adapter) }
+            try restoreForeignWriteTriggers(on: adapter, notifying: channel) { () throws(ObjectGraphError) in
+                try PostgreSQLStoreOpening.lockStore(on: adapter)
+            }
             // The tables may have changed under statements prepared while opening.
             try connection.discardPreparedStatements()
         }

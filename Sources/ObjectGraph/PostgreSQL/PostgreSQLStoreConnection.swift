@@ -106,6 +106,17 @@ final class PostgreSQLStoreConnection: SQLConnection {
         return found
     }
 
+    func storeTriggers() throws(ObjectGraphError) -> Set<StoreTrigger> {
+        let statement = try prepare("""
+            SELECT t.tgname, c.relname FROM pg_trigger AS t JOIN pg_class AS c ON c.oid = t.tgrelid
+            WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace
+            """)
+        defer { statement.reset() }
+        var triggers: Set<StoreTrigger> = []
+        while try statement.step() { triggers.insert(StoreTrigger(name: statement.string(at: 0), table: statement.string(at: 1))) }
+        return triggers
+    }
+
     /// Runs `statement` with its bindings: the rows, or the typed error.
     func run(_ statement: PostgreSQLStatement) throws(ObjectGraphError) -> PostgreSQLResult {
         let values = statement.values

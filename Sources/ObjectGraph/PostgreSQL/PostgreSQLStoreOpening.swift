@@ -81,9 +81,13 @@ struct PostgreSQLStoreOpening {
     /// writer of the store (a save, a batch, a migration, in any process) takes it first, so
     /// that they take turns. A transaction-scoped advisory lock named after the database and
     /// the schema; it ends with the transaction, also when the connection is lost.
+    ///
+    /// The same statement marks the transaction as the store's own (``HistorySQL/writerSetting``,
+    /// until it ends), so that its writes are not counted as another program's.
     static func lockStore(on connection: PostgreSQLStoreConnection) throws(ObjectGraphError) {
         let statement = try connection.statement(
-            "SELECT pg_advisory_xact_lock(hashtextextended('objectgraph ' || current_database() || '.' || coalesce(current_schema(), ''), 0))")
+            "SELECT pg_advisory_xact_lock(hashtextextended('objectgraph ' || current_database() || '.' || coalesce(current_schema(), ''), 0)), "
+                + "set_config('\(HistorySQL.writerSetting)', 'on', true)")
         defer { statement.reset() }
         _ = try statement.step()
     }

@@ -34,6 +34,8 @@ protocol SQLConnection: AnyObject {
     /// The indexes the store made (declared, relationship and join-table ones), by name, with
     /// the SQL each was made with (see ``SchemaDefinitions/Index``).
     func storeIndexes() throws(ObjectGraphError) -> [String: String]
+    /// The triggers on the store's tables.
+    func storeTriggers() throws(ObjectGraphError) -> Set<StoreTrigger>
     /// Runs `body`, which writes; when a `UNIQUE` index refuses one of its writes, what `body`
     /// wrote is undone, the transaction goes on, and the result is `nil`.
     func refusingDuplicates<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result?

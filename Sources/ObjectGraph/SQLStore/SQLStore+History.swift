@@ -40,7 +40,13 @@ extension SQLStore {
     // MARK: StoreHistory
 
     func historyState() throws(ObjectGraphError) -> HistoryState {
-        try withReadConnection { connection throws(ObjectGraphError) in try Self.readHistoryState(on: connection, path: path).state }
+        try historyStateAndOwnWrites().state
+    }
+
+    /// The state row and the count of the store's own writes, on a reader (the one the first
+    /// fetch then uses).
+    func historyStateAndOwnWrites() throws(ObjectGraphError) -> (state: HistoryState, writes: Int64) {
+        try withReadConnection { connection throws(ObjectGraphError) in try Self.readHistoryState(on: connection, path: path) }
     }
 
     /// The state row and the count of the store's own writes, on `connection`; a file without
@@ -51,7 +57,9 @@ extension SQLStore {
         }
         defer { statement.reset() }
         guard try statement.step() else { throw .corruptStore(path: path, message: "the history state row is missing") }
-        let state = HistoryState(storeIdentifier: statement.string(at: 0), lastToken: statement.int64(at: 1), trimmedThrough: statement.int64(at: 2))
+        let state = HistoryState(
+            storeIdentifier: statement.string(at: 0), lastToken: statement.int64(at: 1), trimmedThrough: statement.int64(at: 2),
+            foreignWrites: statement.int64(at: 4))
         return (state, statement.int64(at: 3))
     }
 

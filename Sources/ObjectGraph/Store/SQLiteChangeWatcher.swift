@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Streams
 
 /// The change feed's view of a SQLite file: a read-only connection of its own, on which
@@ -38,16 +31,8 @@ final class SQLiteChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
             let version = try dataVersion()
             defer { lastDataVersion = version }
             guard version != lastDataVersion else { return StoreLook(committedElsewhere: false, state: nil, ownWrites: nil) }
-            return StoreLook(committedElsewhere: true, state: state, ownWrites: writes, mayBeCheckpoint: walIsEmpty())
+            return StoreLook(committedElsewhere: true, state: state, ownWrites: writes)
         }
-    }
-
-    /// Whether the WAL is empty or gone: what a `TRUNCATE` checkpoint (a container closing)
-    /// leaves, which moves `data_version` for the other connections without changing a row.
-    /// Any commit since would have written to it.
-    private func walIsEmpty() -> Bool {
-        var info = stat()
-        return stat(store.path + "-wal", &info) != 0 || info.st_size == 0
     }
 
     private func dataVersion() throws(ObjectGraphError) -> Int64 {

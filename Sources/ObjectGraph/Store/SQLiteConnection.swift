@@ -35,7 +35,13 @@ final class SQLiteConnection: SQLConnection {
     /// Opens (or creates) the file; a read-only connection (for ``SQLiteReadPool``) never
     /// creates it. Nothing is read or written yet: SQLite reads the header on the first
     /// statement, so a damaged file is detected by the caller's first query.
-    init(path: String, readOnly: Bool = false, log: SQLLog? = nil, damage: StoreDamage? = nil) throws(ObjectGraphError) {
+    ///
+    /// A connection of the store fires no trigger of the file (``HistorySQL/foreignWriteTriggers``
+    /// count the writes of every other program), unless `firesTriggers`: a store that records no
+    /// history writes as any other program does.
+    init(
+        path: String, readOnly: Bool = false, firesTriggers: Bool = false, log: SQLLog? = nil, damage: StoreDamage? = nil
+    ) throws(ObjectGraphError) {
         self.path = path
         self.log = log
         self.damage = damage
@@ -49,6 +55,9 @@ final class SQLiteConnection: SQLConnection {
             throw .storeUnavailable(path: path, message: message)
         }
         handle = opened
+        if !firesTriggers, csqlite_disable_triggers(opened) != SQLITE_OK {
+            throw .storeUnavailable(path: path, message: "the connection's triggers could not be turned off")
+        }
         try prepareForUse()  // on failure, deinit closes the handle
     }
 
@@ -153,6 +162,14 @@ final class SQLiteConnection: SQLConnection {
             found[name] = statement.string(at: 1)
         }
         return found
+    }
+
+    func storeTriggers() throws(ObjectGraphError) -> Set<StoreTrigger> {
+        let statement = try prepare("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'trigger'")
+        defer { statement.reset() }
+        var triggers: Set<StoreTrigger> = []
+        while try statement.step() { triggers.insert(StoreTrigger(name: statement.string(at: 0), table: statement.string(at: 1))) }
+        return triggers
     }
 
     /// Runs one or more statements that return nothing (schema creation, pragmas).

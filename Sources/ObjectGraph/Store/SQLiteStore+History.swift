@@ -8,7 +8,7 @@ extension SQLiteStore {
     /// `connection`, the lock held. Every write of the store's own calls it first.
     func prepareHistoryTables(on connection: SQLiteConnection) throws(ObjectGraphError) {
         guard !hasHistoryTables, !creatingHistoryTables else { return }
-        for statement in historySQL.createTables { try connection.execute(statement) }
+        for statement in historySQL.createTables + historySQL.foreignWriteTriggers(on: watchedTables) { try connection.execute(statement) }
         let insert = try connection.prepare(historySQL.insertState)
         defer { insert.reset() }
         try insert.bind(UUID().uuidString, at: 1)

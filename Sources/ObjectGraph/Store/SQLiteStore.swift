@@ -78,12 +78,13 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
         try SQLiteStoreOpening.checkBeforeOpening(path: path)
         let damage = StoreDamage()
         self.damage = damage
-        connection = try SQLiteConnection(path: path, log: sqlLog, damage: damage)
+        connection = try SQLiteConnection(path: path, firesTriggers: !recordsHistory, log: sqlLog, damage: damage)
         let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
         hasHistoryTables = try connection.tableNames().contains(HistorySQL.stateTableName)
         schema = SQLSchema(model: model, stored: stored)
         readers = SQLiteReadPool(path: path, log: sqlLog, damage: damage)
         try restoreMissingIndexes(on: connection)
+        try restoreForeignWriteTriggers(on: connection)
     }
 
     /// A store for a migration stage: it reads and writes through `connection`, inside the
