@@ -1,4 +1,3 @@
-import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -25,7 +24,7 @@ struct ConcurrencyUnlockedDeliveryTests {
             let subscriber = TestSubscriber<Int, Never>()
             subjects[0].merge(with: subjects[1]).subscribe(subscriber)
             subscriber.request(.max(1))
-            onThreads(3) { thread in
+            runOnThreads(3) { thread in
                 if thread == 2 {
                     for _ in 0..<200 { subscriber.request(.max(1)) }
                     subscriber.request(.unlimited)
@@ -45,22 +44,37 @@ struct ConcurrencyUnlockedDeliveryTests {
         }
     }
 
-    @Test("merge, rule 5: two senders and a third thread cancelling: at most the delivery under way follows the cancel, each upstream is cancelled once, and the subscriber is let go")
+    @Test("merge, rule 5: one or two senders and another thread cancelling while values go out: at most the delivery under way follows the cancel, each upstream is cancelled once, and the subscriber is let go")
     func mergeSendersWhileCancelling() {
-        for _ in 0..<Self.rounds {
+        // One sender alone delivers mostly without the lock; two contend and often take it.
+        for round in 0..<(2 * Self.rounds) {
+            let senders = round.isMultiple(of: 2) ? 1 : 2
             let upstreams = [TestPublisher<Int, Never>(), TestPublisher<Int, Never>()]
+            let delivered = AtomicCounter()
+            let cancelled = AtomicCounter()
             weak var released: TestSubscriber<Int, Never>?
             do {
-                let subscriber = TestSubscriber<Int, Never>()
+                let subscriber = TestSubscriber<Int, Never>(onValue: { _, _ in
+                    delivered.increment()
+                    return .none
+                })
                 released = subscriber
                 upstreams[0].merge(with: upstreams[1]).subscribe(subscriber)
                 subscriber.request(.unlimited)
-                onThreads(3) { thread in
-                    if thread == 2 {
-                        for _ in 0..<50 { subscriber.request(.max(1)) }
+                runOnThreads(senders + 1) { thread in
+                    if thread == senders {
+                        // Cancel while the senders are delivering.
+                        delivered.wait(untilAtLeast: 500)
                         subscriber.cancel()
+                        cancelled.store(1)
                     } else {
-                        for index in 0..<Self.perSender { _ = upstreams[thread].send(thread * 1_000_000 + index) }
+                        var index = 0
+                        var sentAfterCancel = 0
+                        while sentAfterCancel < 100, index < 999_999 {
+                            _ = upstreams[thread].send(thread * 1_000_000 + index)
+                            index += 1
+                            if cancelled.value == 1 { sentAfterCancel += 1 }
+                        }
                     }
                 }
                 for sender in 0..<2 {
@@ -75,6 +89,31 @@ struct ConcurrencyUnlockedDeliveryTests {
         }
     }
 
+    @Test("merge, rules 5 and 9: a cancel straight on the subscription while one sender delivers without the lock: one delivery at most follows it, and the subscriber is not touched racily")
+    func mergeCancelDuringUnlockedDelivery() {
+        for _ in 0..<Self.rounds {
+            let subject = PassthroughSubject<Int, Never>()
+            let other = PassthroughSubject<Int, Never>()
+            let subscriber = UnsynchronisedCountingSubscriber()
+            subject.merge(with: other).subscribe(subscriber)
+            subscriber.request(.unlimited)
+            runOnThreads(2) { thread in
+                if thread == 1 {
+                    subscriber.received.wait(untilAtLeast: 500)
+                    subscriber.cancel()
+                    subscriber.cancelReturned.store(1)
+                } else {
+                    var sentAfterCancel = 0
+                    for value in 0..<1_000_000 where sentAfterCancel < 100 {
+                        subject.send(value)
+                        if subscriber.cancelReturned.value == 1 { sentAfterCancel += 1 }
+                    }
+                }
+            }
+            #expect(subscriber.receivedAfterCancel.value <= 1, "more than the delivery under way followed the cancel")
+        }
+    }
+
     @Test("merge, rule 4: two senders finishing their upstreams at once: every value arrives, then the one completion")
     func mergeSendersFinishing() {
         for _ in 0..<Self.rounds {
@@ -82,7 +121,7 @@ struct ConcurrencyUnlockedDeliveryTests {
             let subscriber = TestSubscriber<Int, Never>()
             upstreams[0].merge(with: upstreams[1]).subscribe(subscriber)
             subscriber.request(.unlimited)
-            onThreads(2) { thread in
+            runOnThreads(2) { thread in
                 for index in 0..<Self.perSender { _ = upstreams[thread].send(thread * 1_000_000 + index) }
                 upstreams[thread].send(completion: .finished)
             }
@@ -102,7 +141,7 @@ struct ConcurrencyUnlockedDeliveryTests {
             })
             subjects[0].merge(with: subjects[1]).subscribe(subscriber)
             subscriber.request(.unlimited)
-            onThreads(2) { thread in
+            runOnThreads(2) { thread in
                 for index in 0..<Self.perSender { subjects[thread].send(thread * 1_000_000 + index) }
             }
             #expect(Self.bySender(subscriber.values) == [Array(0..<Self.perSender), Array(0..<Self.perSender)])
@@ -116,7 +155,7 @@ struct ConcurrencyUnlockedDeliveryTests {
             })
             subjects[0].merge(with: subjects[1]).subscribe(subscriber)
             subscriber.request(.unlimited)
-            onThreads(2) { thread in
+            runOnThreads(2) { thread in
                 for index in 0..<Self.perSender { subjects[thread].send(thread * 1_000_000 + index) }
             }
             #expect(subscriber.values.count <= 2_002)
@@ -136,7 +175,7 @@ struct ConcurrencyUnlockedDeliveryTests {
                 left.combineLatest(right).subscribe(subscriber)
             }
             subscriber.request(.max(10))
-            onThreads(3) { thread in
+            runOnThreads(3) { thread in
                 switch thread {
                 case 0: for index in 0..<Self.perSender { left.send(index) }
                 case 1: for index in 0..<Self.perSender { right.send(index) }
@@ -156,5 +195,37 @@ struct ConcurrencyUnlockedDeliveryTests {
             }
             #expect(subscriber.violations.isEmpty, "\(subscriber.violations.prefix(3))")
         }
+    }
+}
+
+/// A subscriber that takes no lock when it receives a value, so that nothing but the operator
+/// orders a delivery against a cancel made on another thread (as ThreadSanitizer sees it).
+private final class UnsynchronisedCountingSubscriber: Subscriber, Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    let subscription = Locked<(any Subscription)?>(nil)
+    let received = AtomicCounter()
+    let cancelReturned = AtomicCounter()
+    let receivedAfterCancel = AtomicCounter()
+
+    func receive(subscription: any Subscription) {
+        self.subscription.withLock { $0 = subscription }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        if cancelReturned.value == 1 { receivedAfterCancel.increment() }
+        received.increment()
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
+
+    func request(_ demand: Subscribers.Demand) {
+        subscription.withLock { $0 }?.request(demand)
+    }
+
+    func cancel() {
+        subscription.withLock { $0 }?.cancel()
     }
 }
