@@ -7,83 +7,65 @@ import Testing
 struct UnlockedDeliveryStateTests {
     typealias Machine = MergeStateMachine<Int, TestError, String>
 
+    /// What each of `steps` answers, run in order on one turn that starts `initial`.
+    static func answers(from initial: DeliveryTurn, _ steps: [(borrowing AtomicDeliveryTurn) -> Bool]) -> [Bool] {
+        let turn = AtomicDeliveryTurn(initial)
+        return steps.map { $0(turn) }
+    }
+
     @Test("an open turn is taken by one sender only; its holder opens it again; nothing else takes or gives it")
     func openTurnTakenOnce() {
-        let turn = AtomicDeliveryTurn(.idle)
-        let outcome1 = turn.takeIfOpen()
-        #expect(!outcome1, "an idle turn is not open")
-        turn.open()
-        let outcome2 = turn.takeIfOpen()
-        #expect(outcome2)
-        let outcome3 = turn.takeIfOpen()
-        #expect(!outcome3, "a second sender took a held turn")
-        let outcome4 = turn.isIdle
-        #expect(!outcome4)
-        let outcome5 = turn.giveUpAskingNothing()
-        #expect(outcome5)
-        let outcome6 = turn.takeIfOpen()
-        #expect(outcome6, "the holder's give-up did not open the turn again")
+        let answers = Self.answers(from: .idle, [
+            { $0.takeIfOpen() },  // an idle turn is not open
+            { $0.open(); return $0.takeIfOpen() },
+            { $0.takeIfOpen() },  // a second sender
+            { $0.isIdle },
+            { $0.giveUpAskingNothing() },
+            { $0.takeIfOpen() },  // opened again by the give-up
+        ])
+        #expect(answers == [false, true, false, false, true, true])
     }
 
     @Test("close: an open turn becomes idle, an unlocked holder becomes a held turn and is reported, the machine's own states stay")
     func closeFromEveryState() {
-        let open = AtomicDeliveryTurn(.idle)
-        open.open()
-        let outcome7 = open.close()
-        #expect(!outcome7)
-        let outcome8 = open.current
-        #expect(outcome8 == .idle)
-        let outcome9 = open.takeIfOpen()
-        #expect(!outcome9, "a sender took a closed turn")
+        let closingOpen = Self.answers(from: .idle, [
+            { $0.open(); return $0.close() },
+            { $0.current == .idle },
+            { $0.takeIfOpen() },  // a sender after the close
+        ])
+        #expect(closingOpen == [false, true, false])
 
-        let unlocked = AtomicDeliveryTurn(.idle)
-        unlocked.open()
-        let outcome10 = unlocked.takeIfOpen()
-        #expect(outcome10)
-        let outcome11 = unlocked.close()
-        #expect(outcome11, "the unlocked holder was not reported")
-        let outcome12 = unlocked.current
-        #expect(outcome12 == .held)
-        // Its holder now gives up as a known holder: to idle, not open.
-        let outcome13 = unlocked.giveUpAskingNothing()
-        #expect(outcome13)
-        let outcome14 = unlocked.current
-        #expect(outcome14 == .idle)
+        let closingUnlockedHolder = Self.answers(from: .idle, [
+            { $0.open(); return $0.takeIfOpen() },
+            { $0.close() },  // reports the holder
+            { $0.current == .held },
+            { $0.giveUpAskingNothing() },  // now a known holder: to idle, not open
+            { $0.current == .idle },
+        ])
+        #expect(closingUnlockedHolder == [true, true, true, true, true])
 
         for state in DeliveryTurn.allCases {
-            let turn = AtomicDeliveryTurn(state)
-            let outcome15 = turn.close()
-            #expect(!outcome15)
-            let outcome16 = turn.current
-            #expect(outcome16 == state)
+            #expect(Self.answers(from: state, [{ $0.close() }, { $0.current == state }]) == [false, true])
         }
     }
 
     @Test("a holder handed a value under the lock and made unlocked gives up to open; with work left it must report")
     func heldUnlockedGiveUp() {
-        let turn = AtomicDeliveryTurn(.idle)
-        turn.takeKnowingIdle()
-        turn.holdUnlocked()
-        let outcome17 = turn.giveUpAskingNothing()
-        #expect(outcome17)
-        let outcome18 = turn.takeIfOpen()
-        #expect(outcome18)
+        let unlocked = Self.answers(from: .idle, [
+            { $0.takeKnowingIdle(); $0.holdUnlocked(); return $0.giveUpAskingNothing() },
+            { $0.takeIfOpen() },
+        ])
+        #expect(unlocked == [true, true])
 
-        let marked = AtomicDeliveryTurn(.idle)
-        marked.takeKnowingIdle()
-        let outcome19 = marked.leaveForHolder()
-        #expect(outcome19)
-        let outcome20 = marked.giveUpAskingNothing()
-        #expect(!outcome20, "a holder with work left gave the turn up")
-        let outcome21 = marked.current
-        #expect(outcome21 == .heldWithWork)
+        let withWork = Self.answers(from: .idle, [
+            { $0.takeKnowingIdle(); return $0.leaveForHolder() },
+            { $0.giveUpAskingNothing() },  // must report instead
+            { $0.current == .heldWithWork },
+        ])
+        #expect(withWork == [true, false, true])
 
         for state in [DeliveryTurn.idle, .ended] {
-            let turn = AtomicDeliveryTurn(state)
-            let outcome22 = turn.giveUpAskingNothing()
-            #expect(!outcome22)
-            let outcome23 = turn.current
-            #expect(outcome23 == state)
+            #expect(Self.answers(from: state, [{ $0.giveUpAskingNothing() }, { $0.current == state }]) == [false, true])
         }
     }
 

@@ -303,6 +303,11 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// closes the turn, so the give-up below fails (rules 4, 5). ``downstream`` is read without
     /// the lock: it is changed only under the lock and never while a thread holds the turn
     /// (``cancel()`` leaves it to the holder; a completion is handed out only on a free turn).
+    /// No call out is made under the lock: this path takes none. No work is lost: a sender that
+    /// finds the turn held goes to the lock, whose first step closes the turn (this holder becomes
+    /// one the machine knows of), leaves its value with the machine and marks the turn, so the
+    /// give-up below fails and this thread reports under the lock and is handed that value; if
+    /// the give-up came first, the sender finds the turn open or closes it and delivers itself.
     @inlinable
     @inline(__always)
     package final func receiveUnlocked(_ value: Machine.Value, from caller: Int) -> Subscribers.Demand? {
