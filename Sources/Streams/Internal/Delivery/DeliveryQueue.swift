@@ -185,6 +185,22 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
         if turn.isHeld { turn = .idle }
     }
 
+    /// Whether a value offered now would only be handed out, leaving everything else as it is,
+    /// once the turn is free: downstream asked for unlimited values, nothing waits and the stream
+    /// is not ending. (Unlimited demand stays unlimited as values go out.)
+    @inlinable package var handsOutEveryValueUnchanged: Bool {
+        demand == .unlimited && waiting.isEmpty && pendingCompletion == nil && turn != .ended
+    }
+
+    /// A thread took the free turn and delivered a value without telling the owner, while
+    /// ``handsOutEveryValueUnchanged`` held: what ``offer(_:)`` would have done, the turn taken.
+    @inlinable
+    @inline(__always)
+    package mutating func holderTookValueUnannounced() {
+        assert(turn == .idle && handsOutEveryValueUnchanged, "DeliveryQueue.holderTookValueUnannounced(): the queue would not hand the value out")
+        turn = .held
+    }
+
     /// The holder's next signal, or, if there is none it may deliver, the turn given up.
     @inlinable
     mutating func handOutNextOrGiveUp() -> DownstreamSignal<Value, Failure>? {

@@ -61,7 +61,8 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     @inlinable
     package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
         guard !queue.isEnding, !slots[index].isFinished, let element = slot.take() else { return .none }
-        slots[index].credit -= 1
+        // An unlimited credit stays unlimited (see MergeStateMachine.receive(_:fromSource:)).
+        if slots[index].credit != .unlimited { slots[index].credit -= 1 }
         if !latest.hasValue(at: index) { slotsWithoutValue -= 1 }
         slot = latest.replace(at: index, with: element)  // the replaced value goes back to the caller
         guard slotsWithoutValue == 0 else { return .none }

@@ -27,10 +27,12 @@ struct MergeSourceLink<Downstream: Subscriber>: Subscriber, CombineDescribing {
         shell.update { $0.attach(subscription, toSource: id) }
     }
 
-    /// Requests the machine makes of this source meanwhile are returned, as Combine's are.
+    /// Requests the machine makes of this source meanwhile are returned, as Combine's are. With
+    /// unlimited demand and nothing waiting, the value goes out without the shell's lock.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let id = self.id
+        if let demand = shell.receiveUnlocked(input, from: id) { return demand }
         return shell.receive({ $0.receive(input, fromSource: id) }, from: id)
     }
 

@@ -40,6 +40,10 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DeliveryQueueStat
     @usableFromInline var outerLink: Link?
     @usableFromInline var outerIsFinished: Bool
     @usableFromInline let maxPublishers: Subscribers.Demand
+    /// Whether values may be delivered without the shell's lock when nothing else would change
+    /// (``handsOutValuesUnchanged``): `merge`'s fixed sources, whose links take that path, and
+    /// not `flatMap`'s, whose sources come and go.
+    @usableFromInline let sourcesAreFixed: Bool
 
     /// A machine for `merge`: `sourceCount` sources with identifiers `0..<sourceCount`, no outer
     /// upstream.
@@ -47,6 +51,7 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DeliveryQueueStat
     package init(sourceCount: Int) {
         outerIsFinished = true
         maxPublishers = .unlimited
+        sourcesAreFixed = true
         for _ in 0..<sourceCount { _ = registerSource() }
     }
 
@@ -56,7 +61,23 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DeliveryQueueStat
     package init(maxPublishers: Subscribers.Demand) {
         outerIsFinished = false
         self.maxPublishers = maxPublishers
+        sourcesAreFixed = false
     }
+
+    /// With unlimited demand and nothing waiting, a value from a live source that has been asked
+    /// for unlimited values is only handed out: its credit stays unlimited. While no source has
+    /// finished, every source identifier is live.
+    @inlinable
+    package var handsOutValuesUnchanged: Bool {
+        sourcesAreFixed && queue.handsOutEveryValueUnchanged && sources.count == nextSourceID
+            && sources.allSatisfy { $0.link != nil && $0.credit == .unlimited }
+    }
+
+    @inlinable
+    package mutating func holderTookValueUnannounced() { queue.holderTookValueUnannounced() }
+
+    @inlinable
+    package static var mayHandOutValuesUnchanged: Bool { true }
 
     /// The demand downstream requested and has not yet received.
     @inlinable package var outstandingDemand: Subscribers.Demand { queue.demand }
@@ -116,7 +137,9 @@ package struct MergeStateMachine<Value, Failure: Error, Link>: DeliveryQueueStat
     @inlinable
     package mutating func receive(_ value: Value, fromSource id: Int) -> Action {
         guard !queue.isEnding, let index = sourceIndex(id) else { return .none }
-        sources[index].credit -= 1
+        // An unlimited credit stays unlimited: read, it needs no write (nor the array's
+        // uniqueness check a write makes).
+        if sources[index].credit != .unlimited { sources[index].credit -= 1 }
         return Action(signal: queue.offer(value))
     }
 

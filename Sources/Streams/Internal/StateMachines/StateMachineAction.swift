@@ -139,6 +139,17 @@ package protocol DownstreamStateMachine: DiscardsHolder {
     /// The same as `didDeliver(requesting: .none)` when ``holderMustReport`` was false after the
     /// value was handed out and no event came since: the turn is given up, nothing else changes.
     mutating func holderLeftAskingNothing()
+    /// Whether every value from any upstream would now, once the turn is free, only be handed
+    /// out and change nothing else in the machine (no demand to count down, nothing waiting,
+    /// every upstream live and asked for unlimited values), so that the shell may let a sender
+    /// deliver it without the lock. `false` by default.
+    var handsOutValuesUnchanged: Bool { get }
+    /// Whether ``handsOutValuesUnchanged`` can ever be `true` for this type of machine: when it
+    /// cannot, the shell skips the steps that serve it. `false` by default.
+    static var mayHandOutValuesUnchanged: Bool { get }
+    /// A thread delivered a value without the lock while ``handsOutValuesUnchanged`` held and the
+    /// turn was free: the turn is held, as if the value had been handed out.
+    mutating func holderTookValueUnannounced()
     /// The subscription of the upstream a shell knows as `caller` (an index, a source
     /// identifier), whose requests the shell returns as demand while that upstream's value is
     /// handled; `nil` to request them all.
@@ -148,6 +159,17 @@ package protocol DownstreamStateMachine: DiscardsHolder {
 extension DownstreamStateMachine {
     @inlinable
     package func link(ofCaller caller: Int) -> Link? { nil }
+
+    @inlinable
+    package var handsOutValuesUnchanged: Bool { false }
+
+    @inlinable
+    package static var mayHandOutValuesUnchanged: Bool { false }
+
+    @inlinable
+    package mutating func holderTookValueUnannounced() {
+        preconditionFailure("\(Self.self) never lets a value be delivered without its shell's lock")
+    }
 }
 
 /// An upstream that is asked for demand in advance and counts what it still owes.

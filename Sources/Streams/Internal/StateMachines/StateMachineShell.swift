@@ -18,6 +18,15 @@
 /// gone, the event reports for it and takes the work itself. So the machine sees exactly the
 /// events and reports it would see without the mirror, only a report may come later.
 ///
+/// **No lock round trip at all** for a machine that says a value would only be handed out
+/// (``DownstreamStateMachine/handsOutValuesUnchanged``: `merge` with unlimited demand and
+/// nothing waiting). The section that leaves the machine so *opens* the turn, and a sender takes
+/// it with one compare-and-swap, delivers, and opens it again (``receiveUnlocked(_:from:)``);
+/// every section under the lock closes it first and tells the machine of such a holder. The
+/// rules this keeps, and why, are in `AtomicDeliveryTurn+Open.swift` and on
+/// ``receiveUnlocked(_:from:)``. For it, ``downstream`` changes only while no thread holds the
+/// turn: ``cancel()`` leaves it to a holder, which lets it go when it reports.
+///
 /// Operators subclass it (or use it as is) and route their upstream signals to ``update(_:)``.
 @usableFromInline
 package class StateMachineShell<Machine: DownstreamStateMachine, Downstream: Subscriber>: Subscription, @unchecked Sendable
@@ -114,11 +123,40 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     static func run(_ event: (inout Machine) -> Action, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
+        close(&machine, holder: holder)
         if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
-        var action = Action()
-        adopt(event(&machine), into: &action, holder: holder)
+        // The event's action as it is: nothing to merge it into yet (see `adopt`).
+        var action = event(&machine)
+        if case .value? = action.signal { holder.takeKnowingIdle() }
         settleHolder(of: &machine, holder: holder, action: &action)
+        open(&machine, holder: holder, handedOut: action.signal)
         return action
+    }
+
+    /// First step of a section that reads or changes the machine's turn or demand: an open turn
+    /// is closed, and the machine learns of a holder that took its turn without the lock (see
+    /// `AtomicDeliveryTurn+Open.swift`).
+    @inlinable
+    @inline(__always)
+    static func close(_ machine: inout Machine, holder: borrowing AtomicDeliveryTurn) {
+        if Machine.mayHandOutValuesUnchanged, holder.close() { machine.holderTookValueUnannounced() }
+    }
+
+    /// Last step of such a section: if the machine would only hand out any value once its turn
+    /// is free, opens the turn to senders, or, if this thread was just handed a value and need not
+    /// report, lets it give the turn up to open without reporting (the machine is told now that
+    /// it asked for nothing more; the next section that closes the turn tells it otherwise).
+    @inlinable
+    @inline(__always)
+    static func open(_ machine: inout Machine, holder: borrowing AtomicDeliveryTurn, handedOut signal: DownstreamSignal<Machine.Value, Machine.Failure>?) {
+        guard Machine.mayHandOutValuesUnchanged, machine.handsOutValuesUnchanged else { return }
+        if case .value? = signal {
+            guard !machine.holderMustReport else { return }
+            machine.holderLeftAskingNothing()
+            holder.holdUnlocked()
+        } else if machine.deliveryTurn == .idle {
+            holder.open()
+        }
     }
 
     /// The holder reports that downstream asked for `more`; it keeps the mirror if it is handed
@@ -126,6 +164,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     static func report(_ more: Subscribers.Demand, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
+        close(&machine, holder: holder)
         holder.collectWork()
         var action = machine.didDeliver(requesting: more)
         if case .value? = action.signal {} else {
@@ -133,6 +172,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
             _ = holder.giveUpIfNothingLeft()
         }
         settleHolder(of: &machine, holder: holder, action: &action)
+        open(&machine, holder: holder, handedOut: action.signal)
         return action
     }
 
@@ -164,12 +204,15 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         update { $0.request(demand) }
     }
 
+    /// Downstream is let go here unless a thread is delivering to it: that thread may be reading
+    /// ``downstream`` without the lock (see ``receiveUnlocked(_:from:)``), so it is marked to
+    /// report under the lock, and lets downstream go there (see ``reportUnderLock(_:)``).
     @inlinable
     package final func cancel() {
         lock.lock()
+        Self.close(&machine, holder: holder)
         let action = machine.cancel()
-        let released = downstream
-        downstream = nil
+        let released = holder.leaveForHolder() ? nil : downstream.take()
         unlockReleasingDiscards()
         withExtendedLifetime(released) {}
         carryOut(action, target: nil)
@@ -221,13 +264,58 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
             case .value(let value):
                 let more = deliver(value, to: target.take())
                 // Nothing asked and nothing left: the next event reports for this delivery.
-                if more == .none, holder.giveUpIfNothingLeft() { return returned }
-                lock.lock()
-                action = Self.report(more, on: &machine, holder: holder)
-                target = takeTarget(for: action.signal)
-                unlockReleasingDiscards()
+                if more == .none, Self.giveUpAskingNothing(holder) { return returned }
+                (action, target) = reportUnderLock(more)
             }
         }
+    }
+
+    /// The holder reports under the lock that downstream asked for `more`; returns what it is
+    /// handed next. If downstream cancelled meanwhile, the holder lets it go (after unlocking):
+    /// `cancel()` left it for this thread, which may have been reading it without the lock.
+    @inlinable
+    final func reportUnderLock(_ more: Subscribers.Demand) -> (Action, Downstream?) {
+        lock.lock()
+        let action = Self.report(more, on: &machine, holder: holder)
+        let target = takeTarget(for: action.signal)
+        let cancelled = machine.deliveryTurn == .ended ? downstream.take() : nil
+        unlockReleasingDiscards()
+        withExtendedLifetime(cancelled) {}
+        return (action, target)
+    }
+
+    /// The holder gives the turn up after a delivery for which downstream asked nothing, unless
+    /// work was left for it; to open, if it may (see ``open(_:holder:handedOut:)``).
+    @inlinable
+    @inline(__always)
+    static func giveUpAskingNothing(_ holder: borrowing AtomicDeliveryTurn) -> Bool {
+        Machine.mayHandOutValuesUnchanged ? holder.giveUpAskingNothing() : holder.giveUpIfNothingLeft()
+    }
+
+    /// Delivers `value`, from the upstream known as `caller`, without the lock if the turn is
+    /// open (the machine would only hand it out: see `AtomicDeliveryTurn+Open.swift`); `nil`,
+    /// with nothing done, if it is not: the caller then goes through the machine.
+    ///
+    /// Taking an open turn makes this thread the holder as surely as a hand-out under the lock:
+    /// the turn is held (unlocked), so no other thread delivers (rule 3) and every section under
+    /// the lock first tells the machine so. Demand is unlimited (rule 2). The stream has not ended
+    /// and cannot end meanwhile without this thread reporting under the lock first: ending
+    /// closes the turn, so the give-up below fails (rules 4, 5). ``downstream`` is read without
+    /// the lock: it is changed only under the lock and never while a thread holds the turn
+    /// (``cancel()`` leaves it to the holder; a completion is handed out only on a free turn).
+    /// No call out is made under the lock: this path takes none. No work is lost: a sender that
+    /// finds the turn held goes to the lock, whose first step closes the turn (this holder becomes
+    /// one the machine knows of), leaves its value with the machine and marks the turn, so the
+    /// give-up below fails and this thread reports under the lock and is handed that value; if
+    /// the give-up came first, the sender finds the turn open or closes it and delivers itself.
+    @inlinable
+    @inline(__always)
+    package final func receiveUnlocked(_ value: Machine.Value, from caller: Int) -> Subscribers.Demand? {
+        guard holder.takeIfOpen() else { return nil }
+        let more = deliver(value, to: downstream)
+        if more == .none, Self.giveUpAskingNothing(holder) { return Subscribers.Demand.none }
+        let (action, target) = reportUnderLock(more)
+        return carryOut(action, target: target, caller: caller)
     }
 
     /// Hands `value` to `recipient`, which it owns, so that the call needs no retain of its

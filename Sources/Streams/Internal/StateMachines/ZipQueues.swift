@@ -21,8 +21,20 @@ package protocol ZipQueues {
     func count(at index: Int) -> Int
     /// Removes the first value of every queue, as one combination. No queue may be empty.
     mutating func dequeueCombination() -> Combination
+    /// The combination of `element`, from the upstream at `index`, whose queue is empty, and
+    /// the first value of every other queue, which it removes. No other queue may be empty.
+    mutating func dequeueCombination(completingWith element: Element, at index: Int) -> Combination
     /// Empties the queue of the upstream at `index` into `discards`.
     mutating func removeAll(at index: Int, into discards: inout Discards)
+}
+
+extension ZipQueues {
+    /// The element queued, then the first value of every queue taken.
+    @inlinable
+    package mutating func dequeueCombination(completingWith element: Element, at index: Int) -> Combination {
+        enqueue(element, at: index)
+        return dequeueCombination()
+    }
 }
 
 /// The queues of up to four upstreams of different types; positions past ``upstreamCount`` are
@@ -67,6 +79,17 @@ package struct TypedZipQueues<A, B, C, D>: ZipQueues {
     @inlinable
     package mutating func dequeueCombination() -> Combination {
         (a.removeFirst(), b.removeFirst(), upstreamCount > 2 ? c.removeFirst() : nil, upstreamCount > 3 ? d.removeFirst() : nil)
+    }
+
+    /// Pairs `element` with the other queues' first values without queueing it.
+    @inlinable
+    package mutating func dequeueCombination(completingWith element: Element, at index: Int) -> Combination {
+        assert(count(at: index) == 0, "TypedZipQueues: the completing element's queue is not empty")
+        let first: A = if case .first(let value) = element { value } else { a.removeFirst() }
+        let second: B = if case .second(let value) = element { value } else { b.removeFirst() }
+        let third: C? = if case .third(let value) = element { value } else { upstreamCount > 2 ? c.removeFirst() : nil }
+        let fourth: D? = if case .fourth(let value) = element { value } else { upstreamCount > 3 ? d.removeFirst() : nil }
+        return (first, second, third, fourth)
     }
 
     @inlinable

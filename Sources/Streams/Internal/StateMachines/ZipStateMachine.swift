@@ -54,10 +54,21 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @inlinable
     package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
         guard !queue.isEnding, !finished[index], let element = slot.take() else { return .none }
-        if waiting.count(at: index) == 0 { upstreamsWithValues += 1 }
-        waiting.enqueue(element, at: index)
-        guard upstreamsWithValues == waiting.upstreamCount else { return .none }
-        let combination = waiting.dequeueCombination()
+        let combination: Queues.Combination
+        if waiting.count(at: index) == 0 {
+            upstreamsWithValues += 1
+            guard upstreamsWithValues == waiting.upstreamCount else {
+                waiting.enqueue(element, at: index)
+                return .none
+            }
+            // Every other upstream has a value waiting and this one had none: the element
+            // completes a combination without waiting itself.
+            combination = waiting.dequeueCombination(completingWith: element, at: index)
+        } else {
+            waiting.enqueue(element, at: index)
+            guard upstreamsWithValues == waiting.upstreamCount else { return .none }
+            combination = waiting.dequeueCombination()
+        }
         for position in 0..<waiting.upstreamCount where waiting.count(at: position) == 0 {
             upstreamsWithValues -= 1
         }
