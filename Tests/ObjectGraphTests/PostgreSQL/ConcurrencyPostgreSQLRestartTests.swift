@@ -39,8 +39,9 @@ struct RestartableServer {
 
     /// Runs the script with `arguments`; its standard output, or an issue naming its failure.
     ///
-    /// Through `posix_spawn` and `waitpid`, with the output in a file: Foundation's `Process`
-    /// waited forever here for a script whose child (the server) outlives it.
+    /// Through `posix_spawn` and `waitpid`, with the output in a file and every descriptor
+    /// above standard error closed in the child: Foundation's `Process` waited forever here for
+    /// a script whose child (the server) outlives it and holds the pipe's end.
     @discardableResult
     private static func run(_ arguments: [String]) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-restart-\(UUID().uuidString)")
@@ -50,7 +51,23 @@ struct RestartableServer {
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", command].map { (argument: String) in strdup(argument) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
+        // The server outlives the script: it must inherit none of this process's descriptors
+        // (other tests' pipes to their child processes would never reach end of file).
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        #if canImport(Glibc)
+        // glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34) is declared for GNU sources only.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        let closeFrom = try #require(dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np"), "glibc 2.34 or later")
+        try #require(unsafeBitCast(closeFrom, to: CloseFrom.self)(&actions, 3) == 0)
+        #else
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #endif
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
         try #require(spawned == 0, "could not run .ci/postgres: \(spawned)")
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
