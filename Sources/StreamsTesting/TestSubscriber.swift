@@ -119,11 +119,15 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     /// Rule 5 is checked from the return of the call that cancelled the subscription. A call
     /// that finds it already taken (by a cancel on another thread still under way, or after the
     /// completion) returns at once, as Combine's `Sink.cancel()` does, and draws no line: the
-    /// publisher has not been told yet, so what it sends meanwhile is not a violation.
+    /// publisher has not been told yet, so what it sends meanwhile is not a violation. A cancel
+    /// before any subscription arrived draws the line at once.
     public func cancel() {
         lock.lock()
         let subscription = storedSubscription
         storedSubscription = nil
+        if subscription == nil, subscriptionCount == 0, afterCancel == nil {
+            afterCancel = AfterCancel(cancellingThread: pthread_self(), deliveryWasUnderWay: signalsInProgress > 0)
+        }
         lock.unlock()
         guard let subscription else { return }
         subscription.cancel()

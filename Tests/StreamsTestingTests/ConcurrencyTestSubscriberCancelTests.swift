@@ -107,6 +107,16 @@ struct ConcurrencyTestSubscriberCancelTests {
         #expect(subscriber.violations == [.signalAfterCancel])
     }
 
+    @Test("a cancel before the subscription arrived draws the line at once: a value on that thread is flagged")
+    func cancelBeforeSubscriptionIsFlagged() {
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.cancel()
+        subscriber.receive(subscription: HeldCancel())
+        subscriber.request(.unlimited)
+        _ = subscriber.receive(1)
+        #expect(subscriber.violations == [.signalAfterCancel])
+    }
+
     @Test("a second value after the one under way is flagged, and so is a completion after it")
     func secondSignalIsFlagged() {
         let (upstream, subscriber) = Self.subscribed()
