@@ -115,18 +115,25 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     }
 
     /// Cancels the subscription and lets go of it. Further calls do nothing.
+    ///
+    /// Rule 5 is checked from the return of the call that cancelled the subscription. A call
+    /// that finds it already taken (by a cancel on another thread still under way, or after the
+    /// completion) returns at once, as Combine's `Sink.cancel()` does, and draws no line: the
+    /// publisher has not been told yet, so what it sends meanwhile is not a violation. A cancel
+    /// before any subscription arrived draws the line at once.
     public func cancel() {
         lock.lock()
         let subscription = storedSubscription
         storedSubscription = nil
+        if subscription == nil, subscriptionCount == 0, afterCancel == nil {
+            afterCancel = AfterCancel(cancellingThread: pthread_self(), deliveryWasUnderWay: signalsInProgress > 0)
+        }
         lock.unlock()
-        subscription?.cancel()
+        guard let subscription else { return }
+        subscription.cancel()
         lock.withLock {
-            // The first return is the one that counts: from then on at most the delivery already
-            // under way may arrive.
-            if afterCancel == nil {
-                afterCancel = AfterCancel(cancellingThread: pthread_self(), deliveryWasUnderWay: signalsInProgress > 0)
-            }
+            // From here on at most the delivery already under way may arrive.
+            afterCancel = AfterCancel(cancellingThread: pthread_self(), deliveryWasUnderWay: signalsInProgress > 0)
         }
     }
 

@@ -13,10 +13,20 @@ struct ConcurrencyObservationTests {
     static let even = FetchRequest<Content>(predicate: #Predicate { $0.isEven }, sortBy: [SortDescriptor(\.rank)])
     static let saves = 40
 
-    /// Two sibling contexts, each on its own thread, insert and update contents at once.
-    static func saveFromTwoThreads(_ container: PersistentContainer) {
+    /// Two sibling contexts, each on its own thread, insert and update contents at once; returns
+    /// the saves that failed (none should).
+    ///
+    /// Both workers bump the rank of the same first content, so their updates collide: each
+    /// worker waits a little between the update and the save, so that this happens on every run,
+    /// and resolves it by ``MergePolicy/objectWins``. Under the default ``MergePolicy/error`` the
+    /// losing worker's save fails, its context keeps the conflicting change, and every later save
+    /// of that worker fails with it: its contents never reach the store, and a test expecting one
+    /// of them (as `observablesFollowConcurrentSaves` expects "w1-7") fails on a loaded machine.
+    static func saveFromTwoThreads(_ container: PersistentContainer) -> [String] {
+        let failures = Received<String>()
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
             let context = container.newBackgroundContext(name: "worker \(worker)")
+            context.performAndWait { context.mergePolicy = .objectWins }
             for step in 0..<saves {
                 context.performAndWait {
                     let content = Content(context: context)
@@ -25,11 +35,17 @@ struct ConcurrencyObservationTests {
                     content.isEven = step % 2 == 0
                     if step % 5 == 4, let earlier = try? context.fetch(FetchRequest<Content>(predicate: #Predicate { $0.name.starts(with: "w") })).first {
                         earlier.rank += 100
+                        usleep(2000)  // widens the window in which the other worker saves the same content
                     }
-                    try? context.save()
+                    do {
+                        try context.save()
+                    } catch {
+                        failures.append("worker \(worker), step \(step): \(error)")
+                    }
                 }
             }
         }
+        return failures.all
     }
 
     @Test("while siblings save from two threads, the observable forms and the agreeing queries end equal to a fresh fetch")
@@ -51,7 +67,7 @@ struct ConcurrencyObservationTests {
         requests.async(group: requester) {
             while stop.wait(timeout: .now() + .milliseconds(1)) == .timedOut { coalesced.request(.max(1)) }
         }
-        Self.saveFromTwoThreads(container)
+        let failedSaves = Self.saveFromTwoThreads(container)
         stop.signal()
         requester.wait()
         view.flush()
@@ -60,6 +76,7 @@ struct ConcurrencyObservationTests {
             let fresh = try view.totallyOrderedFetch(Self.byRank)
             #expect(results.objects == fresh)
             #expect(results.elements == fresh.map(\.name))
+            #expect(failedSaves.isEmpty, "\(failedSaves)")
             #expect(match.object?.name == "w1-7", "failure: \(String(describing: match.failure))")
             let even = try view.totallyOrderedFetch(Self.even)
             #expect(agreeing.values.0 == even)
@@ -99,8 +116,9 @@ struct ConcurrencyObservationTests {
                 }
             }
         }
-        Self.saveFromTwoThreads(container)
+        let failedSaves = Self.saveFromTwoThreads(container)
         group.wait()
+        #expect(failedSaves.isEmpty, "\(failedSaves)")
         view.flush()
         #expect(failures.all.isEmpty, "\(failures.all)")
         #expect(!view.hasObjectsDidChangeObservers, "every observer is gone")
@@ -125,7 +143,8 @@ struct ConcurrencyObservationTests {
             turnstile.grant()
             try? await Task.sleep(for: .milliseconds(5))
         }
-        await saving.value
+        let failedSaves = await saving.value
+        #expect(failedSaves.isEmpty, "\(failedSaves)")
         view.flush()
         // The consumer asks again until it has caught up: its differences then replay onto
         // the results of a fresh fetch.

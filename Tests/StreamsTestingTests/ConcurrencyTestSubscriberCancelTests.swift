@@ -69,6 +69,31 @@ struct ConcurrencyTestSubscriberCancelTests {
         }
     }
 
+    @Test("a second cancel() that returns while the first is still cancelling upstream draws no line: what is sent before the subscription's cancel() returned is not flagged, what follows it is")
+    func cancelFromTwoThreadsDrawsTheLineAtTheRealCancel() {
+        // The flake of "rules 5 and 9: a subscription to a subject cancelled from two threads":
+        // the losing cancel() returned at once and was taken for the cancel, so every value the
+        // subject delivered before the winning thread reached its cancel() was flagged.
+        let subscription = HeldCancel()
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.receive(subscription: subscription)
+        subscriber.request(.unlimited)
+        let firstReturned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            subscriber.cancel()
+            firstReturned.signal()
+        }
+        subscription.entered.wait()
+        subscriber.cancel()  // finds the subscription taken: returns while the first still cancels
+        for value in 0..<100 { _ = subscriber.receive(value) }  // the publisher was not told yet
+        #expect(subscriber.violations.isEmpty, "\(subscriber.violations)")
+        subscription.proceed.signal()
+        firstReturned.wait()
+        _ = subscriber.receive(100)  // the delivery under way, on another thread than the canceller's
+        _ = subscriber.receive(101)
+        #expect(subscriber.violations == [.signalAfterCancel])
+    }
+
     // MARK: Forbidden
 
     @Test("a value on the cancelling thread after cancel() returned is flagged")
@@ -79,6 +104,16 @@ struct ConcurrencyTestSubscriberCancelTests {
         subscriber.request(.unlimited)
         subscriber.cancel()
         upstream.send(1)
+        #expect(subscriber.violations == [.signalAfterCancel])
+    }
+
+    @Test("a cancel before the subscription arrived draws the line at once: a value on that thread is flagged")
+    func cancelBeforeSubscriptionIsFlagged() {
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.cancel()
+        subscriber.receive(subscription: HeldCancel())
+        subscriber.request(.unlimited)
+        _ = subscriber.receive(1)
         #expect(subscriber.violations == [.signalAfterCancel])
     }
 
@@ -129,6 +164,17 @@ struct ConcurrencyTestSubscriberCancelTests {
     }
 
     // MARK: Rigs
+
+    /// A subscription whose `cancel()` signals `entered`, then waits for `proceed`.
+    final class HeldCancel: Subscription, Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() {
+            entered.signal()
+            proceed.wait()
+        }
+    }
 
     /// A hand-driven publisher and a subscriber that has asked it for everything.
     static func subscribed() -> (TestPublisher<Int, Never>, TestSubscriber<Int, Never>) {
