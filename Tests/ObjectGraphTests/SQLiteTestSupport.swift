@@ -76,7 +76,7 @@ final class RawDatabase {
         let description: String
     }
 
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
 
     init(path: String) throws {
         guard sqlite3_open(path, &handle) == SQLITE_OK else {

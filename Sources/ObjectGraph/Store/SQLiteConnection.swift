@@ -196,6 +196,9 @@ final class SQLiteConnection: SQLConnection {
         return try statement.step() ? statement.string(at: 0) : nil
     }
 
+    /// Whether the file can only be read: opened read-only, or a file SQLite could not open for writing.
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// Runs `body`; a write a `UNIQUE` index refuses fails alone (SQLite undoes that statement
     /// and nothing else), so the transaction goes on and the result is `nil`.
     func refusingDuplicates<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result? {

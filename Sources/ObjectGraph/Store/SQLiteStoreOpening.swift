@@ -7,7 +7,8 @@ import Foundation
 /// is not a database, belongs to no ObjectGraph model, was written by a newer model or cannot be
 /// migrated is refused unchanged. Only an empty file gets tables; an existing one is brought to
 /// the model by ``StoreMigrator`` (which also keeps its indexes in line with the model's), and
-/// only a checked file is switched to WAL mode.
+/// only a checked file is switched to WAL mode. A file whose string indexes an earlier order
+/// built has them rebuilt once (``SQLiteCollationVersion``).
 ///
 /// Opening reads the header, the schema and the store's metadata: a few pages, whatever the
 /// size of the file, so that an app launches as fast with a million objects as with ten. The
@@ -68,12 +69,15 @@ struct SQLiteStoreOpening {
             let created = try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema? in
                 // Another connection may have created the store since the first look.
                 guard try connection.tableNames().isEmpty else { return nil }
-                return try migrator.createFile()
+                let schema = try migrator.createFile()
+                try SQLiteCollationVersion.record(on: connection)
+                return schema
             }
             if let created { return created }
         }
         let schema = try migrator.bringUpToDate()
         try setJournalMode()
+        try SQLiteCollationVersion.upgradeIndexes(on: connection)
         return schema
     }
 
