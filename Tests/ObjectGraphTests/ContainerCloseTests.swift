@@ -1,5 +1,5 @@
 import Foundation
-import ObjectGraph
+@testable import ObjectGraph
 import Testing
 
 @Suite("closing a container")
@@ -90,6 +90,25 @@ struct ContainerCloseTests {
             held.signal()
             #expect(try Self.entriesInCopy(of: url, in: directory) == 20)
             viewQueue.sync {}
+        }
+    }
+
+    @Test("releasing the container closes the store at once while its change feed is still busy on its queue")
+    func releaseClosesWhileFeedBusy() throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("store.sqlite")
+            // What a look under way on the feed's queue holds: the feed, and through it the store.
+            var feed: ChangeFeed?
+            do {
+                let container = try PersistentContainer(model: CorrectnessModel.model, storeURL: url, viewContextQueue: DispatchQueue(label: "release.feed.view"))
+                feed = container.coordinator.feed
+                #expect(feed != nil)
+                try Self.saveEntries(20, in: container)
+                container.viewContext.performAndWait {}
+            }
+            #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"), "closed when released, not when the feed lets the store go")
+            #expect(try Self.entriesInCopy(of: url, in: directory) == 20)
+            withExtendedLifetime(feed) {}
         }
     }
 }

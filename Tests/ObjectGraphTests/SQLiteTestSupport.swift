@@ -61,6 +61,9 @@ enum SQLiteFixture {
         at url: URL, model: ObjectModel = TestModel.model, _ body: (ManagedObjectContext) throws -> Result
     ) throws -> Result {
         let container = try container(at: url, model: model)
+        // Closed, not dropped: a dropped container's change feed may still hold the file for a
+        // moment on its queue (its last checkpoint would then change the file behind the test).
+        defer { container.close() }
         return try container.viewContext.performAndWait { try body(container.viewContext) }
     }
 

@@ -124,7 +124,9 @@ final class ChangeFeed: @unchecked Sendable {
     /// The watcher, made at the first look (on the feed's queue); `nil` once closed, or when it
     /// cannot be made now (the next look tries again).
     private func currentWatcher() -> (any StoreChangeWatcher)? {
-        if let watcher = lock.withLock({ phase == .following ? watcher : nil }) { return watcher }
+        let (following, existing) = lock.withLock { (phase == .following, watcher) }
+        guard following else { return nil }
+        if let existing { return existing }
         guard let made = try? store.makeChangeWatcher() else { return nil }
         let kept = lock.withLock { () -> Bool in
             guard phase == .following else { return false }

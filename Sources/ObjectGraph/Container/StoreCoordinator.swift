@@ -30,12 +30,16 @@ final class StoreCoordinator: @unchecked Sendable {
     let trimming: HistoryTrimming
     /// Whether this container's saves record history.
     private let recordsHistory: Bool
+    /// Whether the store is this coordinator's own (a container's), closed when it goes; a
+    /// scratch coordinator borrows a store that others use.
+    private let ownsStore: Bool
 
     /// A container's coordinator for `store`: it follows the store's other writers when the
     /// store can have any, as the options say.
     init(model: ObjectModel, store: any PersistentStore, changeFeed options: ChangeFeedOptions) throws(ObjectGraphError) {
         self.model = model
         self.store = store
+        ownsStore = true
         trimming = options.trimming
         recordsHistory = options.recordsHistory
         let shared = store as? any SharedStore
@@ -57,12 +61,17 @@ final class StoreCoordinator: @unchecked Sendable {
         channel = nil
         wakeUps = nil
         feed = nil
+        ownsStore = false
         trimming = .automatic
         recordsHistory = true
     }
 
+    /// Releasing a container (and its contexts) closes the store at that moment, as
+    /// ``PersistentContainer/close()`` does: work still under way on the change feed's queue
+    /// holds the store object, never the file.
     deinit {
         feed?.close()
+        if ownsStore { store.close() }
     }
 
     /// Stops following other writers and closes the store.
