@@ -131,7 +131,7 @@ struct ConcurrencyObservationTests {
         let view = container.viewContext
         let received = Received<CollectionDifference<Content>>()
         let turnstile = Turnstile()
-        let consumer = Task {
+        let consumer = Task(priority: Received<Int>.consumerPriority) {
             for try await difference in view.changes(for: Self.byRank) {
                 received.append(difference)
                 await turnstile.pass()

@@ -58,6 +58,10 @@ final class Received<Value>: @unchecked Sendable {  // `lock` protects `values`
     /// suite on two cores, synchronous tests can hold every thread of the cooperative pool for
     /// many seconds, and the consumer cannot run meanwhile.
     static var patience: Duration { .seconds(120) }
+    /// The consumers' priority. The whole suite's tests are queued at once on the default
+    /// priority's few threads, many of them blocking; a consumer queued behind them all could
+    /// outwait any patience on a 2-core machine. A higher priority runs on threads of its own.
+    static var consumerPriority: TaskPriority { .high }
 
     /// Waits, without blocking a thread of the cooperative pool (the consumer needs one),
     /// until `count` values arrived in all; false after ``patience``.
@@ -96,7 +100,7 @@ struct LiveSequenceTests {
         let view = setup.view
         let turnstile = Turnstile()
         let received = Received<CollectionDifference<Content>>()
-        let consumer = Task {
+        let consumer = Task(priority: Received<Int>.consumerPriority) {
             for try await difference in view.changes(for: Self.byRank) {
                 received.append(difference)
                 await turnstile.pass()
@@ -129,7 +133,7 @@ struct LiveSequenceTests {
         let view = setup.view
         let received = Received<Int>()
         let seen = WeakReferences()
-        let consumer = Task {
+        let consumer = Task(priority: Received<Int>.consumerPriority) {
             for try await difference in view.changes(for: Self.byRank) {
                 for case .insert(_, let object, _) in difference.insertions { seen.add(object) }
                 received.append(difference.count)
@@ -182,7 +186,7 @@ struct LiveSequenceTests {
         let view = setup.view
         let received = Received<ObjectID?>()
         let turnstile = Turnstile()
-        let consumer = Task {
+        let consumer = Task(priority: Received<Int>.consumerPriority) {
             for try await object in view.objectChanges(matching: #Predicate<Content> { $0.name == "ada" }) {
                 received.append(object?.objectID)
                 await turnstile.pass()
@@ -207,7 +211,7 @@ struct LiveSequenceTests {
         let even = FetchRequest<Content>(predicate: #Predicate { $0.isEven }, sortBy: [SortDescriptor(\.rank)])
         let received = Received<(CollectionDifference<Content>, Int)>()
         let turnstile = Turnstile()
-        let consumer = Task {
+        let consumer = Task(priority: Received<Int>.consumerPriority) {
             for try await (difference, count) in view.changes(for: .results(even), .count(even)) {
                 received.append((difference, count))
                 await turnstile.pass()
