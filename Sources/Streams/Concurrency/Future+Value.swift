@@ -40,7 +40,8 @@ extension Future {
 
 /// The result of a future handed from the thread that fulfils it to the task that waits for it.
 /// As with `values`, the value is not required to be `Sendable`: the future hands it over and the
-/// waiting task is its only reader from then on.
+/// waiting task is its only reader from then on. No lock: it is immutable and crosses once,
+/// through the continuation, which orders the write before the read.
 struct FutureResultHandover<Output, Failure: Error>: @unchecked Sendable {
     let result: Result<Output, Failure>
 }
