@@ -111,6 +111,22 @@ final class LiveCards: @unchecked Sendable {  // used on the view context's queu
     }
 }
 
+/// What a reconnect or restart test follows: `reader`'s live cards and remote tokens (asked for
+/// without limit), and a background context of `writer` that has saved cards 1–3, which the
+/// reader shows (an issue is recorded if it does not).
+func followFirstCards(
+    reader: PersistentContainer, writer: PersistentContainer, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> (live: LiveCards, tokens: TestSubscriber<HistoryToken, Never>, context: ManagedObjectContext) {
+    let live = try LiveCards(container: reader)
+    let tokens = TestSubscriber<HistoryToken, Never>()
+    reader.remoteChanges.subscribe(tokens)
+    tokens.request(.unlimited)
+    let context = writer.newBackgroundContext()
+    try saveCards(1...3, in: context)
+    #expect(eventually { (try? live.agree(with: writer)) == true }, sourceLocation: sourceLocation)
+    return (live, tokens, context)
+}
+
 /// Saves one card per index (titled `card-<index>`, ranked by it), one save each, in `context`.
 func saveCards(_ indexes: ClosedRange<Int>, in context: ManagedObjectContext) throws {
     for index in indexes {

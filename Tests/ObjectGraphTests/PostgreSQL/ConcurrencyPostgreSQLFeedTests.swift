@@ -26,13 +26,7 @@ struct ConcurrencyPostgreSQLFeedTests {
             #expect(PostgreSQLTestServer.eventually { (try? listeners(in: database).count) == 1 })
             let listener = try #require(try listeners(in: database).first)
             let writer = try historyContainer(store)
-            let live = try LiveCards(container: reader)
-            let tokens = TestSubscriber<HistoryToken, Never>()
-            reader.remoteChanges.subscribe(tokens)
-            tokens.request(.unlimited)
-            let context = writer.newBackgroundContext()
-            try saveCards(1...3, in: context)
-            #expect(eventually { (try? live.agree(with: writer)) == true })
+            let (live, tokens, context) = try followFirstCards(reader: reader, writer: writer)
 
             // The server goes away for the reader: its session ends and it cannot come back
             // until connections are allowed again, while the writer keeps its own session.

@@ -91,13 +91,7 @@ struct ConcurrencyPostgreSQLRestartTests {
         defer { reader.close() }
         let writer = try historyContainer(.postgreSQL(server.url))
         defer { writer.close() }
-        let live = try LiveCards(container: reader)
-        let tokens = TestSubscriber<HistoryToken, Never>()
-        reader.remoteChanges.subscribe(tokens)
-        tokens.request(.unlimited)
-        let context = writer.newBackgroundContext()
-        try saveCards(1...3, in: context)
-        #expect(eventually { (try? live.agree(with: writer)) == true })
+        let (live, tokens, context) = try followFirstCards(reader: reader, writer: writer)
 
         try server.halt()
         // A save while the server is down fails, names the server, and keeps its changes.
