@@ -115,6 +115,19 @@ struct QueryArithmeticTests {
             == .failure(.predicateFailed(entity: "Content", message: "10 / 0: division by zero")))
     }
 
+    @Test("a string range reversed in the stores' order fails as Swift's reversed range does, where Swift's <= cannot tell",
+          arguments: StoreFlavor.allCases)
+    func reversedStringRange(flavor: StoreFlavor) throws {
+        let container = try store(flavor, ranks: [1])
+        // Swift's `<=` holds both ways for this pair; in NFC, "e\u{301}" is "\u{E9}", before "\u{E9} ".
+        let composedAndSpace = "\u{E9} ", decomposed = "e\u{301}"
+        #expect(try outcome(FetchRequest(predicate: #Predicate { (decomposed...composedAndSpace).contains($0.name) }), in: container) == .success([]))
+        #expect(try outcome(FetchRequest(predicate: #Predicate { (composedAndSpace...decomposed).contains($0.name) }), in: container)
+            == .failure(.predicateFailed(entity: "Content", message: "\(composedAndSpace)...\(decomposed): a range's lower bound cannot be above its upper bound")))
+        #expect(try outcome(FetchRequest(predicate: #Predicate { (composedAndSpace..<decomposed).contains($0.name) }), in: container)
+            == .failure(.predicateFailed(entity: "Content", message: "\(composedAndSpace)..<\(decomposed): a range's lower bound cannot be above its upper bound")))
+    }
+
     @Test("a batch update whose predicate traps in SQL fails with predicateFailed naming the entity, and changes nothing")
     func batchTrap() throws {
         let container = try store(.sqlite, ranks: [4, 0])

@@ -238,8 +238,12 @@ struct RemoteChangesTests {
             let writer = try historyContainer(store, options: quiet)
             let reader = try historyContainer(store, options: quiet)
             let live = try LiveCards(container: reader)
-            // A PostgreSQL listener reads what it missed once it connects: let it connect first.
+            // A PostgreSQL listener reads what it missed once it connects: let it connect, and
+            // let the look that follows pass, so that the reader looks only when told to. (A look
+            // between the saves below would be right, and would spoil the scenario.)
             #expect(try listening(2, on: store))
+            Thread.sleep(forTimeInterval: 0.3)
+            reader.coordinator.feed?.checkNow()
             let context = writer.newBackgroundContext()
             try context.performAndWait {
                 for rank in 0..<3 { Card(context: context).rank = rank }

@@ -258,10 +258,19 @@ extension PredicateExpressions.RangeExpressionContains: EvaluableExpression {
     }
 }
 
+/// Whether a range from `low` to `high` is the wrong way round: strings in the order every
+/// store keeps (where Swift's `<=` holds both ways for some pairs), other bounds by `<=`, as
+/// Swift's range checks them.
+private func boundsAreReversed<Bound: Comparable>(_ low: Bound, _ high: Bound) -> Bool {
+    guard low <= high else { return true }
+    if let low = low as? String, let high = high as? String { return CanonicalStringOrder.compare(low, high) > 0 }
+    return false
+}
+
 extension PredicateExpressions.ClosedRange: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
         compiler.combine(lower, upper) { low, high in
-            guard low <= high else { throw PredicateTrap.reversedRange(low, high, closed: true) }
+            guard !boundsAreReversed(low, high) else { throw PredicateTrap.reversedRange(low, high, closed: true) }
             return low...high
         }
     }
@@ -270,7 +279,7 @@ extension PredicateExpressions.ClosedRange: EvaluableExpression {
 extension PredicateExpressions.Range: EvaluableExpression {
     func compile(with compiler: inout PredicateCompiler) -> Evaluation<Output> {
         compiler.combine(lower, upper) { low, high in
-            guard low <= high else { throw PredicateTrap.reversedRange(low, high, closed: false) }
+            guard !boundsAreReversed(low, high) else { throw PredicateTrap.reversedRange(low, high, closed: false) }
             return low..<high
         }
     }
