@@ -27,6 +27,12 @@
 /// ``receiveUnlocked(_:from:)``. For it, ``downstream`` changes only while no thread holds the
 /// turn: ``cancel()`` leaves it to a holder, which lets it go when it reports.
 ///
+/// **A short section for `zip` and `combineLatest`.** Their values change the machine (pairing
+/// queues, latest values), so they cannot skip the lock as merge does; but when the machine is
+/// steady (unlimited demand, nothing waiting, the turn free) a value is paired or combined and
+/// handed out in one short section with no action built (``receiveCombining(taking:at:)``, in
+/// `StateMachineShell+Steady.swift`, which says why it is the general path, only shorter).
+///
 /// Operators subclass it (or use it as is) and route their upstream signals to ``update(_:)``.
 @usableFromInline
 package class StateMachineShell<Machine: DownstreamStateMachine, Downstream: Subscriber>: Subscription, @unchecked Sendable
