@@ -5,8 +5,8 @@ import Testing
 /// `merge` with unlimited demand and nothing waiting lets a sender deliver without the shell's
 /// lock (an open delivery turn). These tests drive two senders at once while a third thread
 /// changes what the machine must know (demand, cancel, a completion, a request from inside
-/// `receive(_:)`), so that the turn keeps moving between the open path and the locked one;
-/// `zip` and `combineLatest` run the same races through their shells.
+/// `receive(_:)`), so that the turn keeps moving between the open path and the locked one.
+/// `zip` and `combineLatest` run such races in ConcurrencySteadyCombiningTests.
 @Suite("Concurrency: deliveries without the shell's lock")
 struct ConcurrencyUnlockedDeliveryTests {
     static let perSender = 5_000
@@ -68,13 +68,7 @@ struct ConcurrencyUnlockedDeliveryTests {
                         subscriber.cancel()
                         cancelled.store(1)
                     } else {
-                        var index = 0
-                        var sentAfterCancel = 0
-                        while sentAfterCancel < 100, index < 999_999 {
-                            _ = upstreams[thread].send(thread * 1_000_000 + index)
-                            index += 1
-                            if cancelled.value == 1 { sentAfterCancel += 1 }
-                        }
+                        sendPastCancel(cancelled) { _ = upstreams[thread].send(thread * 1_000_000 + $0) }
                     }
                 }
                 for sender in 0..<2 {
@@ -159,40 +153,6 @@ struct ConcurrencyUnlockedDeliveryTests {
                 for index in 0..<Self.perSender { subjects[thread].send(thread * 1_000_000 + index) }
             }
             #expect(subscriber.values.count <= 2_002)
-            #expect(subscriber.violations.isEmpty, "\(subscriber.violations.prefix(3))")
-        }
-    }
-
-    @Test("zip and combineLatest, rules 2, 3 and 5: two senders while a third thread requests and then cancels")
-    func zipAndCombineLatestSendersWhileRequestingAndCancelling() {
-        for round in 0..<Self.rounds {
-            let left = PassthroughSubject<Int, Never>()
-            let right = PassthroughSubject<Int, Never>()
-            let subscriber = TestSubscriber<(Int, Int), Never>()
-            if round.isMultiple(of: 2) {
-                left.zip(right).subscribe(subscriber)
-            } else {
-                left.combineLatest(right).subscribe(subscriber)
-            }
-            subscriber.request(.max(10))
-            runOnThreads(3) { thread in
-                switch thread {
-                case 0: for index in 0..<Self.perSender { left.send(index) }
-                case 1: for index in 0..<Self.perSender { right.send(index) }
-                default:
-                    for _ in 0..<100 { subscriber.request(.max(1)) }
-                    subscriber.request(.unlimited)
-                    subscriber.cancel()
-                }
-            }
-            let values = subscriber.values
-            // Subjects drop what their subscriber has no demand for, so zip may pair values of
-            // different positions; each side still only moves forward, zip's strictly.
-            if round.isMultiple(of: 2) {
-                #expect(zip(values, values.dropFirst()).allSatisfy { $0.0 < $1.0 && $0.1 < $1.1 })
-            } else {
-                #expect(zip(values, values.dropFirst()).allSatisfy { $0.0 <= $1.0 && $0.1 <= $1.1 })
-            }
             #expect(subscriber.violations.isEmpty, "\(subscriber.violations.prefix(3))")
         }
     }

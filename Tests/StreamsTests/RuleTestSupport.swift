@@ -252,6 +252,18 @@ final class AtomicCounter: Sendable {
     }
 }
 
+/// A sender racing a cancel made on another thread: sends 0, 1, 2, … through `send` until it
+/// has sent 100 values after `cancelled` became 1 (or a million in all).
+func sendPastCancel(_ cancelled: AtomicCounter, _ send: (Int) -> Void) {
+    var index = 0
+    var sentAfterCancel = 0
+    while sentAfterCancel < 100, index < 999_999 {
+        send(index)
+        index += 1
+        if cancelled.value == 1 { sentAfterCancel += 1 }
+    }
+}
+
 /// A value shared by test threads, behind the package's lock.
 final class Locked<Value>: @unchecked Sendable {  // `lock` protects `value`
     private let lock = Lock()

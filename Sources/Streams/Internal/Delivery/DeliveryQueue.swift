@@ -192,12 +192,24 @@ package struct DeliveryQueue<Value, Failure: Error>: DiscardsHolder {
         demand == .unlimited && waiting.isEmpty && pendingCompletion == nil && turn != .ended
     }
 
+    /// Whether a value offered now would be handed out at once and change nothing but the turn:
+    /// the turn is free and ``handsOutEveryValueUnchanged`` holds.
+    @inlinable package var handsOutNextValueAtOnce: Bool { turn == .idle && handsOutEveryValueUnchanged }
+
     /// A thread took the free turn and delivered a value without telling the owner, while
     /// ``handsOutEveryValueUnchanged`` held: what ``offer(_:)`` would have done, the turn taken.
     @inlinable
     @inline(__always)
     package mutating func holderTookValueUnannounced() {
-        assert(turn == .idle && handsOutEveryValueUnchanged, "DeliveryQueue.holderTookValueUnannounced(): the queue would not hand the value out")
+        takeTurnHandingOutUnchanged()
+    }
+
+    /// What ``offer(_:)`` does to the queue when ``handsOutNextValueAtOnce`` holds: the value is
+    /// handed out, so the turn is taken; demand stays unlimited and nothing else changes.
+    @inlinable
+    @inline(__always)
+    package mutating func takeTurnHandingOutUnchanged() {
+        assert(handsOutNextValueAtOnce, "DeliveryQueue.takeTurnHandingOutUnchanged(): the queue would not hand the value out")
         turn = .held
     }
 

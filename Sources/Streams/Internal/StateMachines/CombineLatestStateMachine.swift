@@ -69,6 +69,20 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
         return Action(signal: queue.offerReplacingWaiting(latest.combination()))
     }
 
+    /// Steady while downstream's demand is unlimited, nothing waits for delivery or ends, the
+    /// turn is free, every upstream has a value and this one is not finished and was asked for
+    /// unlimited values: then ``receive(taking:at:)`` would replace the value (its unlimited
+    /// credit stays) and offer the combination, which the queue hands out at once.
+    @inlinable
+    package mutating func receiveSteadily(taking slot: inout Element?, at index: Int) -> SteadyReceipt<Values.Combination> {
+        guard slotsWithoutValue == 0, queue.handsOutNextValueAtOnce, slots[index].credit == .unlimited, !slots[index].isFinished,
+              let element = slot.take()
+        else { return .declined }
+        slot = latest.replace(at: index, with: element)  // the replaced value goes back to the caller
+        queue.takeTurnHandingOutUnchanged()
+        return .handedOut(latest.combination())
+    }
+
     @inlinable
     package mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> Action {
         guard !queue.isEnding, !slots[index].isFinished else { return .none }

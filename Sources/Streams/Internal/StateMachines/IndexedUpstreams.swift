@@ -13,6 +13,14 @@ package protocol IndexedUpstreamsStateMachine: DownstreamStateMachine {
     /// caller to release after unlocking.
     @inlinable
     mutating func receive(taking slot: inout Element?, at index: Int) -> StateMachineAction<Value, Failure, Link>
+    /// The upstream at `index` sent a value, on the steady path (see ``SteadyReceipt``): if the
+    /// machine is in its steady state — downstream's demand unlimited, nothing waiting for
+    /// delivery or ending, its turn free, every upstream still sending — it takes the value out
+    /// of `slot` and changes its state exactly as ``receive(taking:at:)`` would, which in that
+    /// state only keeps the value or hands out one combination (taking the turn); otherwise it
+    /// changes nothing and declines.
+    @inlinable
+    mutating func receiveSteadily(taking slot: inout Element?, at index: Int) -> SteadyReceipt<Value>
     /// The upstream at `index` completed.
     @inlinable
     mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> StateMachineAction<Value, Failure, Link>
@@ -81,8 +89,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         var slot: Machine.Element? = wrap(input)
-        let index = self.index
-        return shell.receive({ $0.receive(taking: &slot, at: index) }, from: index)
+        return shell.receiveCombining(taking: &slot, at: index)
         // `slot` holds what the machine let go of: released on return, unlocked
     }
 

@@ -27,6 +27,12 @@
 /// ``receiveUnlocked(_:from:)``. For it, ``downstream`` changes only while no thread holds the
 /// turn: ``cancel()`` leaves it to a holder, which lets it go when it reports.
 ///
+/// **A short section for `zip` and `combineLatest`.** Their values change the machine (pairing
+/// queues, latest values), so they cannot skip the lock as merge does; but when the machine is
+/// steady (unlimited demand, nothing waiting, the turn free) a value is paired or combined and
+/// handed out in one short section with no action built (``receiveCombining(taking:at:)``, in
+/// `StateMachineShell+Steady.swift`, which says why it is the general path, only shorter).
+///
 /// Operators subclass it (or use it as is) and route their upstream signals to ``update(_:)``.
 @usableFromInline
 package class StateMachineShell<Machine: DownstreamStateMachine, Downstream: Subscriber>: Subscription, @unchecked Sendable
@@ -79,6 +85,13 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inline(__always)
     package final func receive(_ event: (inout Machine) -> Action, from caller: Int) -> Subscribers.Demand {
         lock.lock()
+        return receiveLocked(event, from: caller)
+    }
+
+    /// ``receive(_:from:)`` once the lock is taken: it runs `event`, unlocks and carries out.
+    @inlinable
+    @inline(__always)
+    final func receiveLocked(_ event: (inout Machine) -> Action, from caller: Int) -> Subscribers.Demand {
         let action = Self.run(event, on: &machine, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
@@ -312,7 +325,16 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inline(__always)
     package final func receiveUnlocked(_ value: Machine.Value, from caller: Int) -> Subscribers.Demand? {
         guard holder.takeIfOpen() else { return nil }
-        let more = deliver(value, to: downstream)
+        return deliverHolding(value, to: downstream, caller: caller)
+    }
+
+    /// Delivers `value` as the holder of the turn (its mirror taken), then gives the turn up, or
+    /// reports under the lock and carries out what it is handed next, as ``carryOut(_:target:caller:)``
+    /// does after each value; returns the demand meant for `caller`.
+    @inlinable
+    @inline(__always)
+    final func deliverHolding(_ value: Machine.Value, to recipient: consuming Downstream?, caller: Int) -> Subscribers.Demand {
+        let more = deliver(value, to: consume recipient)
         if more == .none, Self.giveUpAskingNothing(holder) { return Subscribers.Demand.none }
         let (action, target) = reportUnderLock(more)
         return carryOut(action, target: target, caller: caller)

@@ -45,10 +45,10 @@ package struct TypedZipQueues<A, B, C, D>: ZipQueues {
     @usableFromInline package typealias Combination = (A, B, C?, D?)
 
     @usableFromInline package let upstreamCount: Int
-    @usableFromInline var a = FIFOQueue<A>()
-    @usableFromInline var b = FIFOQueue<B>()
-    @usableFromInline var c = FIFOQueue<C>()
-    @usableFromInline var d = FIFOQueue<D>()
+    @usableFromInline var a = ZipLane<A>()
+    @usableFromInline var b = ZipLane<B>()
+    @usableFromInline var c = ZipLane<C>()
+    @usableFromInline var d = ZipLane<D>()
 
     @inlinable
     package init(upstreamCount: Int) {
@@ -95,10 +95,10 @@ package struct TypedZipQueues<A, B, C, D>: ZipQueues {
     @inlinable
     package mutating func removeAll(at index: Int, into discards: inout Discards) {
         switch index {
-        case 0: if !a.isEmpty { discards.add(a.takeAll()) }
-        case 1: if !b.isEmpty { discards.add(b.takeAll()) }
-        case 2: if !c.isEmpty { discards.add(c.takeAll()) }
-        default: if !d.isEmpty { discards.add(d.takeAll()) }
+        case 0: a.removeAll(into: &discards)
+        case 1: b.removeAll(into: &discards)
+        case 2: c.removeAll(into: &discards)
+        default: d.removeAll(into: &discards)
         }
     }
 }
@@ -106,11 +106,11 @@ package struct TypedZipQueues<A, B, C, D>: ZipQueues {
 /// The queues of any number of upstreams of one type; a combination is an array.
 @usableFromInline
 package struct UniformZipQueues<Value>: ZipQueues {
-    @usableFromInline var queues: [FIFOQueue<Value>]
+    @usableFromInline var queues: [ZipLane<Value>]
 
     @inlinable
     package init(upstreamCount: Int) {
-        queues = Array(repeating: FIFOQueue(), count: upstreamCount)
+        queues = Array(repeating: ZipLane(), count: upstreamCount)
     }
 
     @inlinable package var upstreamCount: Int { queues.count }
@@ -130,6 +130,6 @@ package struct UniformZipQueues<Value>: ZipQueues {
 
     @inlinable
     package mutating func removeAll(at index: Int, into discards: inout Discards) {
-        if !queues[index].isEmpty { discards.add(queues[index].takeAll()) }
+        queues[index].removeAll(into: &discards)
     }
 }

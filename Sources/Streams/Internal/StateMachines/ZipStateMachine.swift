@@ -54,24 +54,7 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @inlinable
     package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
         guard !queue.isEnding, !finished[index], let element = slot.take() else { return .none }
-        let combination: Queues.Combination
-        if waiting.count(at: index) == 0 {
-            upstreamsWithValues += 1
-            guard upstreamsWithValues == waiting.upstreamCount else {
-                waiting.enqueue(element, at: index)
-                return .none
-            }
-            // Every other upstream has a value waiting and this one had none: the element
-            // completes a combination without waiting itself.
-            combination = waiting.dequeueCombination(completingWith: element, at: index)
-        } else {
-            waiting.enqueue(element, at: index)
-            guard upstreamsWithValues == waiting.upstreamCount else { return .none }
-            combination = waiting.dequeueCombination()
-        }
-        for position in 0..<waiting.upstreamCount where waiting.count(at: position) == 0 {
-            upstreamsWithValues -= 1
-        }
+        guard let combination = pair(element, at: index) else { return .none }
         let signal = queue.offer(combination)
         guard someUpstreamFinished, finished.indices.contains(where: { finished[$0] && waiting.count(at: $0) == 0 }) else {
             return Action(signal: signal)
@@ -79,6 +62,44 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
         var action = finish(.finished)
         action.signal = signal ?? action.signal
         return action
+    }
+
+    /// Steady while downstream's demand is unlimited, nothing waits for delivery or ends, the
+    /// turn is free and no upstream has finished: then ``receive(taking:at:)`` would pair the
+    /// value, and offer a combination it formed, which the queue hands out at once; nothing can
+    /// finish, since no upstream has.
+    @inlinable
+    package mutating func receiveSteadily(taking slot: inout Element?, at index: Int) -> SteadyReceipt<Queues.Combination> {
+        guard !someUpstreamFinished, queue.handsOutNextValueAtOnce, let element = slot.take() else { return .declined }
+        guard let combination = pair(element, at: index) else { return .kept }
+        queue.takeTurnHandingOutUnchanged()
+        return .handedOut(combination)
+    }
+
+    /// Queues `element`, from the upstream at `index`, or, if it completes a combination,
+    /// returns that combination, taking the first waiting value of every other upstream.
+    @inlinable
+    @inline(__always)
+    mutating func pair(_ element: Element, at index: Int) -> Queues.Combination? {
+        let combination: Queues.Combination
+        if waiting.count(at: index) == 0 {
+            upstreamsWithValues += 1
+            guard upstreamsWithValues == waiting.upstreamCount else {
+                waiting.enqueue(element, at: index)
+                return nil
+            }
+            // Every other upstream has a value waiting and this one had none: the element
+            // completes a combination without waiting itself.
+            combination = waiting.dequeueCombination(completingWith: element, at: index)
+        } else {
+            waiting.enqueue(element, at: index)
+            guard upstreamsWithValues == waiting.upstreamCount else { return nil }
+            combination = waiting.dequeueCombination()
+        }
+        for position in 0..<waiting.upstreamCount where waiting.count(at: position) == 0 {
+            upstreamsWithValues -= 1
+        }
+        return combination
     }
 
     @inlinable

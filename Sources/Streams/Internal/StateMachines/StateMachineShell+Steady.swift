@@ -1,0 +1,48 @@
+extension StateMachineShell where Machine: IndexedUpstreamsStateMachine {
+    /// The upstream at `index` sent the value in `slot`: like ``receive(_:from:)`` with the
+    /// machine's ``IndexedUpstreamsStateMachine/receive(taking:at:)``, but served in one short
+    /// section under the lock when the machine is steady (see ``SteadyReceipt``). Returns the
+    /// demand meant for that upstream; `slot` is left holding what the machine let go of.
+    ///
+    /// **Why it is the general path, only shorter.** Under the lock, the steady receive changes
+    /// the machine exactly as the general receive would, and in the steady state the general
+    /// receive's action is at most one value and nothing else. For such an action the general
+    /// path (`run`, ``takeTarget(for:)``, ``unlockReleasingDiscards()``,
+    /// ``carryOut(_:target:caller:)``) does only what this does:
+    /// - `run`'s first step, reporting for a holder that gave the mirror up, is done here too,
+    ///   so the machine finds its turn free if it is (its `close` and `open` steps do nothing:
+    ///   these machines never open the turn, ``DownstreamStateMachine/mayHandOutValuesUnchanged``);
+    /// - a value handed out takes the mirror, which is idle because the machine's turn was free
+    ///   (the same store as `run`'s);
+    /// - `settleHolder` does nothing: a steady machine that just handed out a value has nothing
+    ///   waiting and no completion pending, so its holder need not report;
+    /// - nothing is discarded (a replaced latest value goes back in `slot`, released by the
+    ///   caller after unlocking) and there is no upstream work to carry out;
+    /// - the value goes out through ``deliverHolding(_:to:caller:)``, which is the rest of
+    ///   ``carryOut(_:target:caller:)``'s loop.
+    ///
+    /// So rules 2 (demand is unlimited and stays so), 3 (the turn is taken under the lock, only
+    /// when free), 4, 5 and 9 hold here as they hold on the general path. A machine that is not
+    /// steady declines without changing anything, and the value takes the general path within
+    /// the same section.
+    @inlinable
+    @inline(__always)
+    final func receiveCombining(taking slot: inout Machine.Element?, at index: Int) -> Subscribers.Demand {
+        lock.lock()
+        if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
+        switch machine.receiveSteadily(taking: &slot, at: index) {
+        case .declined:
+            return receiveLocked({ $0.receive(taking: &slot, at: index) }, from: index)
+        case .kept:
+            assert(!machine.hasDiscards, "StateMachineShell.receiveCombining: a steady machine discarded a value")
+            lock.unlock()
+            return Subscribers.Demand.none
+        case .handedOut(let value):
+            holder.takeKnowingIdle()
+            let target = downstream
+            assert(!machine.hasDiscards, "StateMachineShell.receiveCombining: a steady machine discarded a value")
+            lock.unlock()
+            return deliverHolding(value, to: consume target, caller: index)
+        }
+    }
+}
