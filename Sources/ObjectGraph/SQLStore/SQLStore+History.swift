@@ -77,13 +77,13 @@ extension SQLStore {
     func readRemoteChanges(
         after token: Int64, storeIdentifier: String, own: Set<Int64>, interest: () -> Set<String>?, on connection: Connection
     ) throws(ObjectGraphError) -> RemoteChanges {
-        let (state, _) = try Self.readHistoryState(on: connection, path: path)
+        let (state, writes) = try Self.readHistoryState(on: connection, path: path)
         _ = try state.check(token, identifier: storeIdentifier, path: path)
         let wanted = interest()
         let transactions = try Self.readTransactions(after: token, on: connection, path: path) { name in
             wanted?.contains(name) ?? true
         }
-        var changes = RemoteChanges(lastToken: state.lastToken)
+        var changes = RemoteChanges(state: state, ownWrites: writes)
         for transaction in transactions where !own.contains(transaction.token) {
             changes.add(transaction.record) { model.entity(named: $0) }
         }
