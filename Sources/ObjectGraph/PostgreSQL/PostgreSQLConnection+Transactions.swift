@@ -4,8 +4,8 @@ import CLibPQ
 struct PostgreSQLTransactionMode: Equatable, Sendable {
     /// The `BEGIN` statement that opens it.
     let begin: String
-    /// Whether nothing is written: its `BEGIN` then goes with its first statement and its
-    /// `COMMIT` is not waited for (see ``PostgreSQLConnection/transaction(_:_:)``).
+    /// Whether nothing is written: its `COMMIT` is then not waited for (see
+    /// ``PostgreSQLConnection/transaction(_:_:)``).
     let isReadOnly: Bool
 
     /// The default: each statement sees what was committed before it began; writes lock rows.
@@ -33,10 +33,11 @@ extension PostgreSQLConnection {
     /// swallowed the error) throws: nothing of it was written. If the connection is lost, the
     /// server rolls the transaction back; the error is ``ObjectGraphError/connectionLost(server:database:message:)``.
     ///
-    /// A read-only transaction (``PostgreSQLTransactionMode/isReadOnly``) costs no round trip of
-    /// its own: its `BEGIN` is sent with its first statement, in one pipeline, and its `COMMIT`
-    /// is sent without waiting for the answer, which the connection's next statement reads
-    /// (nothing was written, so nothing waits on it). A body that ran no statement sends neither.
+    /// The `BEGIN` costs no round trip of its own: it is sent with the transaction's first
+    /// statement, in one pipeline (a body that runs no statement sends none). A read-only
+    /// transaction (``PostgreSQLTransactionMode/isReadOnly``) costs none for its `COMMIT`
+    /// either: it is sent without waiting for the answer, which the connection's next statement
+    /// reads (nothing was written, so nothing waits on it).
     @discardableResult
     func transaction<Result>(
         _ mode: PostgreSQLTransactionMode = .readWrite, _ body: () throws(ObjectGraphError) -> Result
@@ -44,10 +45,8 @@ extension PostgreSQLConnection {
         let nested = isInTransaction
         if nested {
             try execute("SAVEPOINT og_nested")
-        } else if mode.isReadOnly {
-            deferredBegin = mode.begin  // sent with the first statement
         } else {
-            try execute(mode.begin)
+            deferredBegin = mode.begin  // sent with the first statement
         }
         do throws(ObjectGraphError) {
             let result = try body()
@@ -69,7 +68,11 @@ extension PostgreSQLConnection {
             }
             return result
         } catch {
-            if !nested { deferredBegin = nil }
+            if !nested, deferredBegin != nil {
+                // Failed before its BEGIN was sent (preparing the first statement, say).
+                if case .connectionLost = error { beginFoundConnectionLost = true }
+                deferredBegin = nil
+            }
             if isConnected {
                 if nested {
                     _ = try? execute("ROLLBACK TO SAVEPOINT og_nested")

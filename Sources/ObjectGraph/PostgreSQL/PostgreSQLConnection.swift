@@ -32,9 +32,14 @@ final class PostgreSQLConnection {
     var logNote: [String] = []
     /// Set by ``close()``: every later call throws ``ObjectGraphError/storeClosed(path:)``.
     private(set) var isClosed = false
-    /// A read-only transaction's `BEGIN`, not sent yet: it travels with the transaction's first
+    /// A transaction's `BEGIN`, not sent yet: it travels with the transaction's first
     /// statement, in one round trip (see ``transaction(_:_:)``).
-    var deferredBegin: String?
+    var deferredBegin: String? {
+        didSet { if deferredBegin != nil { beginFoundConnectionLost = false } }
+    }
+    /// Whether the last transaction found the connection lost before or as its deferred `BEGIN`
+    /// was sent: nothing of it reached the server (see ``PostgreSQLConnectionPool/write(_:)``).
+    var beginFoundConnectionLost = false
     /// Whether a read-only transaction's `COMMIT` was sent and its answer not read yet: the
     /// next statement reads it first, so the reader need not wait for it.
     var awaitsCommit = false
@@ -178,9 +183,22 @@ final class PostgreSQLConnection {
                 return try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1), doing: sql)
             }
             deferredBegin = nil
-            let results = try pipeline([(begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) }),
-                                        (sql, { PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) })], on: handle)
+            let results = try beginning(with: begin) { () throws(ObjectGraphError) -> [PostgreSQLResult] in
+                try pipeline([(begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) }),
+                              (sql, { PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) })], on: handle)
+            }
             return results[1]
+        }
+    }
+
+    /// Runs `send`, which sends the deferred `begin` with what follows it, noting whether it
+    /// found the connection lost.
+    private func beginning<Result>(with begin: String, _ send: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        do throws(ObjectGraphError) {
+            return try send()
+        } catch {
+            if case .connectionLost = error { beginFoundConnectionLost = true }
+            throw error
         }
     }
 
@@ -244,13 +262,19 @@ final class PostgreSQLConnection {
     @discardableResult
     func executeAndCommit(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
         let handle = try liveHandle()
-        precondition(PQtransactionStatus(handle) == PQTRANS_INTRANS, "executeAndCommit ends an open, healthy transaction")
+        precondition(deferredBegin != nil || PQtransactionStatus(handle) == PQTRANS_INTRANS, "executeAndCommit ends an open, healthy transaction")
         let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID.rawValue))
         return try timed(sql + "; COMMIT", parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
             let name = try preparedName(for: key, on: handle)
+            let begin = deferredBegin
+            deferredBegin = nil
             let results = try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> [PostgreSQLResult] in
-                try pipeline([(sql, { PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) }),
-                              ("COMMIT", { PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) })], on: handle)
+                let statements: [(sql: String, send: () -> Int32)] = [
+                    (sql, { PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) }),
+                    ("COMMIT", { PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) }),
+                ]
+                guard let begin else { return try pipeline(statements, on: handle) }
+                return Array(try pipeline([(begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) })] + statements, on: handle).dropFirst())
             }
             if results[1].commandStatus != "COMMIT" {
                 throw .postgreSQL(server: origin.server, database: origin.database, code: "25P02",
@@ -331,7 +355,7 @@ final class PostgreSQLConnection {
         }
         if beginning, let begin = deferredBegin {
             deferredBegin = nil
-            _ = try check(PQexec(handle, begin), doing: begin)
+            _ = try self.beginning(with: begin) { () throws(ObjectGraphError) -> PostgreSQLResult in try check(PQexec(handle, begin), doing: begin) }
         }
         return handle
     }
