@@ -157,6 +157,25 @@ struct FeedPositionTests {
         #expect(FeedPosition(state: empty, ownWrites: 0).hasMoved(comparedWith: empty))
     }
 
+    @Test("a wake-up for a transaction already read, or the container's own, calls for nothing; any other transaction does")
+    func accountsFor() {
+        var position = FeedPosition(state: Self.state, ownWrites: 3)
+        #expect((1...10).allSatisfy { position.accountsFor($0) })
+        #expect(!position.accountsFor(11))
+        position.noteOwn(12)  // 11 is another writer's, not read yet
+        #expect(!position.accountsFor(11) && position.accountsFor(12) && !position.accountsFor(13))
+        position.advance(to: 11)
+        #expect(position.accountsFor(11) && position.accountsFor(12) && !position.accountsFor(13))
+    }
+
+    @Test("a NOTIFY's payload: a save's token is a committed transaction; another program's empty payload, or anything else, a look")
+    func wakeUpPayloads() {
+        #expect(WakeUp(notificationPayload: "42") == .committed(token: 42))
+        #expect(WakeUp(notificationPayload: "") == .look)
+        #expect(WakeUp(notificationPayload: "4x2") == .look)
+        #expect(WakeUp(notificationPayload: " 42") == .look)
+    }
+
     @Test("a file without history tables: a commit that moved neither the store's own count nor the history bypassed it")
     func decisionsWithoutHistory() {
         let empty = HistoryState(storeIdentifier: "", lastToken: 0, trimmedThrough: 0)
@@ -211,7 +230,7 @@ struct HistoryTrimmingPlanTests {
             let path = directory.appendingPathComponent("pipes.sqlite").path
             _ = FileManager.default.createFile(atPath: path, contents: Data())
             let channel = FIFOWakeUpChannel(storePath: path)
-            let endpoint = try #require(channel.startListening(on: DispatchQueue(label: "test.pipes"), from: 42) {})
+            let endpoint = try #require(channel.startListening(on: DispatchQueue(label: "test.pipes"), from: 42) { _ in })
             let other = FIFOWakeUpChannel(storePath: path)
             #expect(other.listenerStarts(maximumAge: 60) == [endpoint: 42])
             #expect(other.listenerStarts(maximumAge: -10).isEmpty, "older than the cap")

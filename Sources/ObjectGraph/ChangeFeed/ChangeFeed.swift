@@ -94,7 +94,7 @@ final class ChangeFeed: @unchecked Sendable {
     /// the open, or at the first wake-up or tick.
     private func startWatching() {
         guard lock.withLock({ phase == .following }) else { return }
-        let endpoint = channel?.startListening(on: queue, from: startToken) { [weak self] in self?.check() }
+        let endpoint = channel?.startListening(on: queue, from: startToken) { [weak self] wakeUp in self?.wokenUp(wakeUp) }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = DispatchTimeInterval.nanoseconds(Int(options.safetyNetInterval.timeInterval * 1e9))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
@@ -183,6 +183,17 @@ final class ChangeFeed: @unchecked Sendable {
 
     // MARK: On the queue
 
+    /// Acts on a wake-up. A commit the position accounts for (the container's own, or one
+    /// already read) needs nothing; another writer's is read at once, the read's own view of
+    /// the history's state standing for the look (one round trip less per save); anything else
+    /// is looked at.
+    private func wokenUp(_ wakeUp: WakeUp) {
+        guard case .committed(let token) = wakeUp else { return check() }
+        guard !lock.withLock({ position.accountsFor(token) }) else { return }
+        guard let coordinator, let watcher = currentWatcher() else { return }
+        follow(coordinator, watcher, deciding: true)
+    }
+
     /// Looks at the store and follows, resets or does nothing.
     private func check() {
         guard let coordinator, let watcher = currentWatcher(),
@@ -194,8 +205,10 @@ final class ChangeFeed: @unchecked Sendable {
         }
     }
 
-    /// Reads what other writers changed since the token and broadcasts it as one save.
-    private func follow(_ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher) {
+    /// Reads what other writers changed since the token and broadcasts it as one save. With
+    /// `deciding`, no look came first: the state the read saw decides, and a reset (a write of
+    /// another program, another store) drops what was read.
+    private func follow(_ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher, deciding: Bool = false) {
         enum Outcome {
             case merged(DidSave?, HistoryToken?)
             case expired
@@ -212,6 +225,9 @@ final class ChangeFeed: @unchecked Sendable {
                 return .expired
             } catch {
                 return .failed  // the next wake-up or look tries again
+            }
+            if deciding, lock.withLock({ position.decide(after: changes.state, ownWrites: changes.ownWrites) }) == .reset {
+                return .expired
             }
             lock.withLock { position.advance(to: changes.lastToken) }
             let newest = changes.readOthers ? HistoryToken(storeIdentifier: identifier, value: changes.lastToken) : nil

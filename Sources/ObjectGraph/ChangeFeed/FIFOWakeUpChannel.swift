@@ -58,7 +58,7 @@ final class FIFOWakeUpChannel: WakeUpChannel, @unchecked Sendable {
 
     // MARK: Listening
 
-    func startListening(on queue: DispatchQueue, from token: Int64, _ handler: @escaping @Sendable () -> Void) -> String? {
+    func startListening(on queue: DispatchQueue, from token: Int64, _ handler: @escaping @Sendable (WakeUp) -> Void) -> String? {
         lock.lock()
         defer { lock.unlock() }
         if let listening { return listening.name }
@@ -89,7 +89,7 @@ final class FIFOWakeUpChannel: WakeUpChannel, @unchecked Sendable {
         source.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 64)
             while read(readEnd, &buffer, buffer.count) > 0 {}
-            handler()
+            handler(.look)
         }
         source.setCancelHandler {
             close(readEnd)

@@ -84,6 +84,12 @@ struct FeedPosition: Sendable, Equatable {
         storeIdentifier.isEmpty || state.storeIdentifier != storeIdentifier || state.foreignWrites != foreignWrites || state.lastToken > token
     }
 
+    /// Whether the history transaction `transaction` is read or merged already, or was this
+    /// container's own: a wake-up for it calls for nothing.
+    func accountsFor(_ transaction: Int64) -> Bool {
+        transaction <= token || own.contains(transaction)
+    }
+
     /// Moves past everything up to `lastToken`, read and merged.
     mutating func advance(to lastToken: Int64) {
         guard lastToken > token else { return }

@@ -46,6 +46,9 @@ struct StoreLook: Sendable {
 struct RemoteChanges: Sendable {
     /// The newest transaction read: the reader's token from now on.
     var lastToken: Int64
+    /// The history's state as the read saw it, and the store's count of its own writes then.
+    let state: HistoryState
+    let ownWrites: Int64
     /// Whether any transaction was another writer's.
     var readOthers = false
     var insertedIDs: Set<ObjectID> = []
@@ -57,8 +60,10 @@ struct RemoteChanges: Sendable {
 
     var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty }
 
-    init(lastToken: Int64) {
-        self.lastToken = lastToken
+    init(state: HistoryState, ownWrites: Int64) {
+        lastToken = state.lastToken
+        self.state = state
+        self.ownWrites = ownWrites
     }
 
     /// Folds one transaction in, in token order. An object inserted and deleted within the

@@ -9,13 +9,14 @@ import Foundation
 /// truth. A lost or spurious wake-up costs time, never a change (the change feed also looks at
 /// the store now and then on its own).
 protocol WakeUpChannel: AnyObject, Sendable {
-    /// Starts calling `handler` on `queue` whenever another writer signals; returns this
+    /// Starts calling `handler` on `queue` whenever another writer signals, with what the
+    /// signal says (``WakeUp``); returns this
     /// listener's endpoint (by which other processes tell that it still runs), if it has one.
     /// Returns `nil` and never calls `handler` when the channel cannot listen (a read-only
     /// folder): the reader then relies on looking now and then. `token` is where the container
     /// started in the history: until it records progress, the history after it is kept for it
     /// (see ``listenerStarts(maximumAge:)``).
-    func startListening(on queue: DispatchQueue, from token: Int64, _ handler: @escaping @Sendable () -> Void) -> String?
+    func startListening(on queue: DispatchQueue, from token: Int64, _ handler: @escaping @Sendable (WakeUp) -> Void) -> String?
     /// Stops listening; idempotent.
     func stopListening()
     /// Wakes every other listener of the store; called after each commit that changed rows.
@@ -27,4 +28,20 @@ protocol WakeUpChannel: AnyObject, Sendable {
     /// container that has only read holds back the history it has not read, though it writes
     /// nothing. Empty when the channel cannot tell.
     func listenerStarts(maximumAge: TimeInterval) -> [String: Int64]
+}
+
+/// What a wake-up says about the commit behind it.
+enum WakeUp: Sendable, Equatable {
+    /// Something may have been committed: look at the store.
+    case look
+    /// The history transaction `token` of the store was committed (PostgreSQL's `NOTIFY`
+    /// carries it): a reader that already accounts for it has nothing to look at, and one that
+    /// does not reads the history at once.
+    case committed(token: Int64)
+
+    /// What a `NOTIFY` of the store's channel says: a save sends its token, a write of another
+    /// program (through the tables' triggers) nothing.
+    init(notificationPayload payload: String) {
+        self = Int64(payload).map { .committed(token: $0) } ?? .look
+    }
 }

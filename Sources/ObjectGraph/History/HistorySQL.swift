@@ -86,6 +86,13 @@ struct HistorySQL: Sendable {
         "SELECT token, author, timestamp, changes FROM \(transactions) WHERE token > \(p(1)) ORDER BY token"
     }
 
+    /// `selectState`'s columns, then `transactionsAfter`'s (`NULL` when there is none), in one
+    /// statement: what a change watcher reads, in one round trip.
+    var stateAndTransactionsAfter: String {
+        "SELECT s.store, s.last_token, s.trimmed_through, s.writes, s.foreign_writes, t.token, t.author, t.timestamp, t.changes "
+            + "FROM \(state) AS s LEFT JOIN \(transactions) AS t ON t.token > \(p(1)) WHERE s.id = 1 ORDER BY t.token"
+    }
+
     // MARK: Writes of other programs
 
     /// Adds `foreign_writes` to the state table of a file made before it existed.

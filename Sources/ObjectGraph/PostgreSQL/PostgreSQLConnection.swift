@@ -32,6 +32,17 @@ final class PostgreSQLConnection {
     var logNote: [String] = []
     /// Set by ``close()``: every later call throws ``ObjectGraphError/storeClosed(path:)``.
     private(set) var isClosed = false
+    /// A transaction's `BEGIN`, not sent yet: it travels with the transaction's first
+    /// statement, in one round trip (see ``transaction(_:_:)``).
+    var deferredBegin: String? {
+        didSet { if deferredBegin != nil { beginFoundConnectionLost = false } }
+    }
+    /// Whether the last transaction found the connection lost before or as its deferred `BEGIN`
+    /// was sent: nothing of it reached the server (see ``PostgreSQLConnectionPool/write(_:)``).
+    var beginFoundConnectionLost = false
+    /// Whether a read-only transaction's `COMMIT` was sent and its answer not read yet: the
+    /// next statement reads it first, so the reader need not wait for it.
+    var awaitsCommit = false
 
     /// How many statements stay prepared on the server; the least recently used one beyond
     /// that is deallocated.
@@ -165,9 +176,29 @@ final class PostgreSQLConnection {
         return types
     }
 
+    /// Runs the statement prepared as `name`; a deferred `BEGIN` goes with it, in one round trip.
     private func executePrepared(named name: String, _ sql: String, _ parameters: [PostgreSQLValue], on handle: OpaquePointer) throws(ObjectGraphError) -> PostgreSQLResult {
         try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> PostgreSQLResult in
-            try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1), doing: sql)
+            guard let begin = deferredBegin else {
+                return try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1), doing: sql)
+            }
+            deferredBegin = nil
+            let results = try beginning(with: begin) { () throws(ObjectGraphError) -> [PostgreSQLResult] in
+                try pipeline([(begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) }),
+                              (sql, { PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) })], on: handle)
+            }
+            return results[1]
+        }
+    }
+
+    /// Runs `send`, which sends the deferred `begin` with what follows it, noting whether it
+    /// found the connection lost.
+    private func beginning<Result>(with begin: String, _ send: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+        do throws(ObjectGraphError) {
+            return try send()
+        } catch {
+            if case .connectionLost = error { beginFoundConnectionLost = true }
+            throw error
         }
     }
 
@@ -199,7 +230,7 @@ final class PostgreSQLConnection {
     /// Runs one statement without preparing it (DDL, statements run once).
     @discardableResult
     func executeOnce(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
-        let handle = try liveHandle()
+        let handle = try liveHandle(beginning: true)
         let types = parameters.map(\.typeOID.rawValue)
         return try timed(sql, parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
             try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> PostgreSQLResult in
@@ -211,7 +242,7 @@ final class PostgreSQLConnection {
     /// Runs several `;`-separated statements with no parameters (a schema script), in the
     /// simple query protocol: one round trip.
     func executeScript(_ sql: String) throws(ObjectGraphError) {
-        let handle = try liveHandle()
+        let handle = try liveHandle(beginning: true)
         _ = try timed(sql, []) { () throws(ObjectGraphError) -> PostgreSQLResult in
             try check(PQexec(handle, sql), doing: sql)
         }
@@ -231,44 +262,64 @@ final class PostgreSQLConnection {
     @discardableResult
     func executeAndCommit(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
         let handle = try liveHandle()
-        precondition(PQtransactionStatus(handle) == PQTRANS_INTRANS, "executeAndCommit ends an open, healthy transaction")
+        precondition(deferredBegin != nil || PQtransactionStatus(handle) == PQTRANS_INTRANS, "executeAndCommit ends an open, healthy transaction")
         let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID.rawValue))
         return try timed(sql + "; COMMIT", parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
             let name = try preparedName(for: key, on: handle)
-            guard PQenterPipelineMode(handle) == 1 else { throw failure(of: nil, doing: "COMMIT") }
-            let sent = try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> Bool in
-                PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) == 1
+            let begin = deferredBegin
+            deferredBegin = nil
+            let results = try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> [PostgreSQLResult] in
+                let statements: [(sql: String, send: () -> Int32)] = [
+                    (sql, { PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) }),
+                    ("COMMIT", { PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) }),
+                ]
+                guard let begin else { return try pipeline(statements, on: handle) }
+                return Array(try pipeline([(begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) })] + statements, on: handle).dropFirst())
             }
-            guard sent, PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) == 1, PQpipelineSync(handle) == 1 else {
-                let error = failure(of: nil, doing: "COMMIT")
-                if let handle = self.handle { _ = Self.pipelineResults(of: handle) }
-                throw error
-            }
-            let results = Self.pipelineResults(of: handle)
-            guard results.count == 2, PQstatus(handle) == CONNECTION_OK else {
-                let error = failure(of: results.first, doing: "COMMIT")
-                results.forEach { PQclear($0) }
-                throw error
-            }
-            let status = PQresultStatus(results[0])
-            guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {
-                let error = failure(of: results[0], doing: sql)
-                results.forEach { PQclear($0) }
-                throw error
-            }
-            let committed = try check(results[1], doing: "COMMIT")
-            if committed.commandStatus != "COMMIT" {
-                PQclear(results[0])
+            if results[1].commandStatus != "COMMIT" {
                 throw .postgreSQL(server: origin.server, database: origin.database, code: "25P02",
                                   message: "the transaction had failed and was rolled back: nothing of it was written")
             }
-            return PostgreSQLResult(handle: results[0], origin: origin)
+            return results[0]
         }
+    }
+
+    /// Sends `statements` (each its text, for errors, and the libpq call that sends it) in
+    /// libpq's pipeline mode and reads their results: one round trip for all.
+    ///
+    /// - Returns: one result per statement.
+    /// - Throws: the first statement's error (the server skips the ones after it); or, when the
+    ///   connection was lost, ``ObjectGraphError/connectionLost(server:database:message:)``
+    ///   naming the last statement (a `COMMIT` says its outcome is unknown).
+    private func pipeline(_ statements: [(sql: String, send: () -> Int32)], on handle: OpaquePointer) throws(ObjectGraphError) -> [PostgreSQLResult] {
+        let last = statements.last?.sql ?? ""
+        guard PQenterPipelineMode(handle) == 1 else { throw failure(of: nil, doing: last) }
+        guard statements.allSatisfy({ $0.send() == 1 }), PQpipelineSync(handle) == 1 else {
+            let error = failure(of: nil, doing: last)
+            if let handle = self.handle { Self.pipelineResults(of: handle, statements: statements.count).forEach { PQclear($0) } }
+            throw error
+        }
+        let results = Self.pipelineResults(of: handle, statements: statements.count)
+        guard results.count == statements.count, PQstatus(handle) == CONNECTION_OK else {
+            let error = failure(of: results.first, doing: last)
+            results.forEach { PQclear($0) }
+            throw error
+        }
+        var checked: [PostgreSQLResult] = []
+        for (index, result) in results.enumerated() {
+            do throws(ObjectGraphError) {
+                checked.append(try check(result, doing: statements[index].sql))
+            } catch {
+                results[(index + 1)...].forEach { PQclear($0) }
+                throw error
+            }
+        }
+        return checked
     }
 
     /// Reads a pipeline's results up to its sync point (one per statement sent) and leaves
     /// pipeline mode.
-    private static func pipelineResults(of handle: OpaquePointer) -> [OpaquePointer] {
+    private static func pipelineResults(of handle: OpaquePointer, statements: Int) -> [OpaquePointer] {
         var results: [OpaquePointer] = []
         var ends = 0
         while PQstatus(handle) == CONNECTION_OK {
@@ -276,7 +327,7 @@ final class PostgreSQLConnection {
                 // Each statement's results end with a NULL; more NULLs than statements means
                 // the sync point will not come.
                 ends += 1
-                if ends > 2 { break }
+                if ends > statements { break }
                 continue
             }
             if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
@@ -289,10 +340,22 @@ final class PostgreSQLConnection {
         return results
     }
 
-    private func liveHandle() throws(ObjectGraphError) -> OpaquePointer {
+    /// The connection's handle, once the answer to a `COMMIT` sent earlier is read; with
+    /// `beginning`, once a deferred `BEGIN` is sent (for statements that do not take it along).
+    private func liveHandle(beginning: Bool = false) throws(ObjectGraphError) -> OpaquePointer {
         if isClosed { throw .storeClosed(path: connectionString.description) }
         guard let handle else {
             throw .connectionLost(server: origin.server, database: origin.database, message: "the connection was lost earlier and has not been reopened")
+        }
+        if awaitsCommit {
+            // A read-only transaction's end: nothing was written, so only the connection's
+            // state matters (a lost connection fails the statement that follows).
+            awaitsCommit = false
+            while let result = PQgetResult(handle) { PQclear(result) }
+        }
+        if beginning, let begin = deferredBegin {
+            deferredBegin = nil
+            _ = try self.beginning(with: begin) { () throws(ObjectGraphError) -> PostgreSQLResult in try check(PQexec(handle, begin), doing: begin) }
         }
         return handle
     }

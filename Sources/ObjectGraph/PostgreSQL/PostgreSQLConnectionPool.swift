@@ -17,7 +17,8 @@ import Streams
 /// Connections open on demand. One that was lost (a server restart, a terminated session) is
 /// dropped when it comes back, and the next caller gets a new one. A connection that died while
 /// it sat idle fails its first statement; because nothing has run yet, the pool then retries
-/// once on a new connection — a read wholly, a write if its `BEGIN` was what failed — so a
+/// once on a new connection — a read wholly, a write if its `BEGIN` (which goes with the
+/// write's first statement) was what failed, so `body` runs again up to that statement — so a
 /// server restart between two saves costs the app no error. A connection lost in the middle of
 /// a write is reported (``ObjectGraphError/connectionLost(server:database:message:)``): the
 /// server rolled the transaction back, and the caller decides whether to run it again.
@@ -70,16 +71,12 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
         defer { writePermit.signal() }
         var (connection, reused) = try borrow(writer: true)
         defer { giveBack(connection, writer: true) }
-        var began = false
         do throws(ObjectGraphError) {
-            return try connection.transaction { () throws(ObjectGraphError) -> Result in
-                began = true
-                return try body(connection)
-            }
+            return try connection.transaction { () throws(ObjectGraphError) -> Result in try body(connection) }
         } catch {
-            // Only a `BEGIN` that failed on a connection that died while idle is retried:
-            // then nothing of `body` has run.
-            guard reused, !began, case .connectionLost = error else { throw error }
+            // Only a `BEGIN` (sent with `body`'s first statement) that found a connection that
+            // died while idle is retried: then nothing of `body` reached the server.
+            guard reused, connection.beginFoundConnectionLost, case .connectionLost = error else { throw error }
             connection = try open()
             return try connection.transaction { () throws(ObjectGraphError) -> Result in try body(connection) }
         }

@@ -23,10 +23,11 @@ final class PostgreSQLWakeUpChannel: WakeUpChannel, @unchecked Sendable {
         self.channel = channel
     }
 
-    func startListening(on queue: DispatchQueue, from token: Int64, _ handler: @escaping @Sendable () -> Void) -> String? {
+    func startListening(on queue: DispatchQueue, from token: Int64, _ handler: @escaping @Sendable (WakeUp) -> Void) -> String? {
         let listener = PostgreSQLListener(connectionString, channels: [channel]) { event in
             switch event {
-            case .listening, .notification: queue.async(execute: handler)
+            case .listening: queue.async { handler(.look) }
+            case .notification(let notification): queue.async { handler(WakeUp(notificationPayload: notification.payload)) }
             case .interrupted: break  // it reconnects, then reports `.listening`
             }
         }

@@ -57,6 +57,12 @@ extension SQLStore {
         }
         defer { statement.reset() }
         guard try statement.step() else { throw .corruptStore(path: path, message: "the history state row is missing") }
+        return historyState(of: statement)
+    }
+
+    /// The state and the count of own writes in the first columns of `statement`'s row
+    /// (``HistorySQL/selectState``'s).
+    private static func historyState(of statement: Connection.Statement) -> (state: HistoryState, writes: Int64) {
         let state = HistoryState(
             storeIdentifier: statement.string(at: 0), lastToken: statement.int64(at: 1), trimmedThrough: statement.int64(at: 2),
             foreignWrites: statement.int64(at: 4))
@@ -77,15 +83,25 @@ extension SQLStore {
     func readRemoteChanges(
         after token: Int64, storeIdentifier: String, own: Set<Int64>, interest: () -> Set<String>?, on connection: Connection
     ) throws(ObjectGraphError) -> RemoteChanges {
-        let (state, _) = try Self.readHistoryState(on: connection, path: path)
+        // The state and the transactions after the token in one statement (one round trip on
+        // PostgreSQL): its first step runs it, which fixes the snapshot.
+        guard let statement = try Self.historyStatement(historySQL.stateAndTransactionsAfter, on: connection) else {
+            let empty = HistoryState(storeIdentifier: "", lastToken: 0, trimmedThrough: 0)  // no history tables
+            _ = try empty.check(token, identifier: storeIdentifier, path: path)
+            return RemoteChanges(state: empty, ownWrites: 0)
+        }
+        defer { statement.reset() }
+        try statement.bind(token, at: 1)
+        guard try statement.step() else { throw .corruptStore(path: path, message: "the history state row is missing") }
+        let (state, writes) = Self.historyState(of: statement)
         _ = try state.check(token, identifier: storeIdentifier, path: path)
         let wanted = interest()
-        let transactions = try Self.readTransactions(after: token, on: connection, path: path) { name in
-            wanted?.contains(name) ?? true
-        }
-        var changes = RemoteChanges(lastToken: state.lastToken)
-        for transaction in transactions where !own.contains(transaction.token) {
-            changes.add(transaction.record) { model.entity(named: $0) }
+        var changes = RemoteChanges(state: state, ownWrites: writes)
+        if !statement.isNull(at: 5) {
+            repeat {
+                let transaction = try Self.transaction(of: statement, from: 5, path: path) { name in wanted?.contains(name) ?? true }
+                if !own.contains(transaction.token) { changes.add(transaction.record) { model.entity(named: $0) } }
+            } while try statement.step()
         }
         let asked = Array(changes.insertedIDs) + Array(changes.updatedIDs)
         if !asked.isEmpty { changes.take(try rows(for: asked, on: connection), asked: asked) }
@@ -98,16 +114,23 @@ extension SQLStore {
         defer { statement.reset() }
         try statement.bind(token, at: 1)
         var transactions: [StoredTransaction] = []
-        while try statement.step() {
-            let token = statement.int64(at: 0)
-            let bytes = statement.data(at: 3)
-            guard let record = bytes.withUnsafeBytes({ HistoryRecord(decoding: $0, wants: wants) }) else {
-                throw .corruptStore(path: path, message: "the history entry of transaction \(token) cannot be read")
-            }
-            transactions.append(StoredTransaction(
-                token: token, author: statement.string(at: 1), timestamp: Date(timeIntervalSince1970: try statement.double(at: 2)), record: record))
-        }
+        while try statement.step() { transactions.append(try transaction(of: statement, from: 0, path: path, wants: wants)) }
         return transactions
+    }
+
+    /// The transaction in `statement`'s row, in ``HistorySQL/transactionsAfter``'s columns from
+    /// `column` on.
+    private static func transaction(
+        of statement: Connection.Statement, from column: Int32, path: String, wants: (String) -> Bool
+    ) throws(ObjectGraphError) -> StoredTransaction {
+        let token = statement.int64(at: column)
+        let bytes = statement.data(at: column + 3)
+        guard let record = bytes.withUnsafeBytes({ HistoryRecord(decoding: $0, wants: wants) }) else {
+            throw .corruptStore(path: path, message: "the history entry of transaction \(token) cannot be read")
+        }
+        return StoredTransaction(
+            token: token, author: statement.string(at: column + 1), timestamp: Date(timeIntervalSince1970: try statement.double(at: column + 2)),
+            record: record)
     }
 
     func deleteHistory(through token: Int64) throws(ObjectGraphError) {
