@@ -5,7 +5,9 @@
 /// against those before it, and a row a `UNIQUE` index refuses is left out — what
 /// ``SQLStore/writeInsertsRowByRow(_:conflicts:connection:)`` does one statement a row. The rows
 /// missing from what the statement returns are the refused ones; their collisions are looked up
-/// as the row-by-row path looks them up, and the save goes on without them.
+/// as the row-by-row path looks them up, and the save goes on without them. The statements of
+/// an entity with no such constraint return nothing, and go in one pipeline (see
+/// ``PostgreSQLConnection/pipeline(_:)``): the server writes one while the next is encoded.
 extension PostgreSQLStore {
     /// The most rows one statement inserts; fewer when their parameters would pass the
     /// protocol's 65,535.
@@ -40,37 +42,44 @@ extension PostgreSQLStore {
     ) throws(ObjectGraphError) {
         let refusesDuplicates = !mapping.uniqueLookups.isEmpty
         var refused: Set<Int64> = []
+        // Full statements, then the rest in powers of two: a few statement texts per entity to
+        // prepare and keep, whatever the number of rows; each text is built once.
         let perRow = mapping.columnSlots.count + 1
         let chunk = max(1, min(Self.rowsPerInsert, 65_535 / perRow))
-        var start = 0
-        while start < rows.count {
-            // Full statements, then the rest in powers of two: a few statement texts per entity
-            // to prepare and keep, whatever the number of rows.
-            let remaining = rows.count - start
-            let end = start + (remaining >= chunk ? chunk : 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount))
-            let statement = try connection.statement(multiRowInsert(mapping, rows: end - start, refusingDuplicates: refusesDuplicates))
-            var parameter: Int32 = 1
-            for row in rows[start..<end] {
-                try statement.bind(row.id.primaryKey, at: parameter)
-                for slot in mapping.columnSlots {
+        var sizes: [Int] = []
+        var placed = 0
+        while placed < rows.count {
+            let remaining = rows.count - placed
+            sizes.append(remaining >= chunk ? chunk : 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount))
+            placed += sizes.last!
+        }
+        var texts: [Int: String] = [:]
+        for size in sizes where texts[size] == nil { texts[size] = multiRowInsert(mapping, rows: size, refusingDuplicates: refusesDuplicates) }
+        if refusesDuplicates {
+            var start = 0
+            for size in sizes {
+                let statement = try connection.statement(texts[size]!)
+                var parameter: Int32 = 1
+                for row in rows[start..<start + size] {
+                    try statement.bind(row.id.primaryKey, at: parameter)
+                    for slot in mapping.columnSlots {
+                        parameter += 1
+                        try statement.bind(row.slots[slot], at: parameter)
+                    }
                     parameter += 1
-                    try statement.bind(row.slots[slot], at: parameter)
                 }
-                parameter += 1
-            }
-            if refusesDuplicates {
                 var written: Set<Int64> = []
-                written.reserveCapacity(end - start)
+                written.reserveCapacity(size)
                 while try statement.step() { written.insert(statement.int64(at: 0)) }
                 statement.reset()
-                for row in rows[start..<end] where !written.contains(row.id.primaryKey) {
+                for row in rows[start..<start + size] where !written.contains(row.id.primaryKey) {
                     refused.insert(row.id.primaryKey)
                     conflicts += try collisions(of: row, mapping: mapping, connection: connection)
                 }
-            } else {
-                try statement.run()
+                start += size
             }
-            start = end
+        } else {
+            try insertPipelined(rows, sizes: sizes, texts: texts, mapping: mapping, connection: connection)
         }
         for row in rows where !refused.contains(row.id.primaryKey) {
             for (slot, access) in mapping.joinTables {
@@ -78,6 +87,37 @@ extension PostgreSQLStore {
                 guard !targets.isEmpty else { continue }
                 try runPairs(access.insert, owner: row.id, targets: targets, connection: connection)
             }
+        }
+    }
+
+    /// Sends the statements of `rows` (`sizes` rows each, as `texts` has them by size) in one
+    /// pipeline: the server writes one while the next is encoded, with no round trip between
+    /// them. Only for an entity with no uniqueness constraint, whose statements return nothing.
+    private func insertPipelined(
+        _ rows: [StoredRow], sizes: [Int], texts: [Int: String], mapping: EntityMapping, connection: PostgreSQLStoreConnection
+    ) throws(ObjectGraphError) {
+        var statements: [Int: PostgreSQLConnection.InferredStatement] = [:]
+        do throws(ObjectGraphError) {
+            for (size, text) in texts { statements[size] = try connection.connection.prepareInferringTypes(text) }
+            var values: [PostgreSQLValue] = []
+            values.reserveCapacity(sizes.first.map { $0 * (mapping.columnSlots.count + 1) } ?? 0)
+            try connection.connection.pipeline { send throws(ObjectGraphError) in
+                var start = 0
+                for size in sizes {
+                    let statement = statements[size]!
+                    values.removeAll(keepingCapacity: true)
+                    for row in rows[start..<start + size] {
+                        values.append(.parameter(.integer(row.id.primaryKey), as: statement.types[values.count]))
+                        for slot in mapping.columnSlots {
+                            values.append(.parameter(row.slots[slot], as: statement.types[values.count]))
+                        }
+                    }
+                    try send(statement, values)
+                    start += size
+                }
+            }
+        } catch {
+            throw PostgreSQLStoreConnection.translated(error)
         }
     }
 
