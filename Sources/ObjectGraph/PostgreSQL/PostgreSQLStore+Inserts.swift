@@ -5,9 +5,10 @@
 /// against those before it, and a row a `UNIQUE` index refuses is left out — what
 /// ``SQLStore/writeInsertsRowByRow(_:conflicts:connection:)`` does one statement a row. The rows
 /// missing from what the statement returns are the refused ones; their collisions are looked up
-/// as the row-by-row path looks them up, and the save goes on without them. The statements of
-/// an entity with no such constraint return nothing, and go in one pipeline (see
-/// ``PostgreSQLConnection/pipeline(_:)``): the server writes one while the next is encoded.
+/// as the row-by-row path looks them up, and the save goes on without them. The rows of an
+/// entity with no such constraint are streamed: with `COPY` (see
+/// ``PostgreSQLConnection/copyIn(_:_:)``), or in statements sent in one pipeline (see
+/// ``PostgreSQLConnection/pipeline(_:)``); the server writes rows while the next are encoded.
 extension PostgreSQLStore {
     /// The most rows one statement inserts; fewer when their parameters would pass the
     /// protocol's 65,535.
@@ -53,9 +54,9 @@ extension PostgreSQLStore {
             sizes.append(remaining >= chunk ? chunk : 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount))
             placed += sizes.last!
         }
-        var texts: [Int: String] = [:]
-        for size in sizes where texts[size] == nil { texts[size] = multiRowInsert(mapping, rows: size, refusingDuplicates: refusesDuplicates) }
         if refusesDuplicates {
+            var texts: [Int: String] = [:]
+            for size in sizes where texts[size] == nil { texts[size] = multiRowInsert(mapping, rows: size, refusingDuplicates: true) }
             var start = 0
             for size in sizes {
                 let statement = try connection.statement(texts[size]!)
@@ -79,7 +80,7 @@ extension PostgreSQLStore {
                 start += size
             }
         } else {
-            try insertPipelined(rows, sizes: sizes, texts: texts, mapping: mapping, connection: connection)
+            try insertStreamed(rows, sizes: sizes, mapping: mapping, connection: connection)
         }
         for row in rows where !refused.contains(row.id.primaryKey) {
             for (slot, access) in mapping.joinTables {
@@ -90,15 +91,23 @@ extension PostgreSQLStore {
         }
     }
 
-    /// Sends the statements of `rows` (`sizes` rows each, as `texts` has them by size) in one
-    /// pipeline: the server writes one while the next is encoded, with no round trip between
-    /// them. Only for an entity with no uniqueness constraint, whose statements return nothing.
-    private func insertPipelined(
-        _ rows: [StoredRow], sizes: [Int], texts: [Int: String], mapping: EntityMapping, connection: PostgreSQLStoreConnection
-    ) throws(ObjectGraphError) {
-        var statements: [Int: PostgreSQLConnection.InferredStatement] = [:]
+    /// Inserts `rows` of an entity with no uniqueness constraint, whose rows nothing refuses
+    /// but an error that fails the save: with `COPY` when every column's type travels in
+    /// binary (see ``PostgreSQLConnection/binaryCopyTypes``), otherwise in statements of `sizes`
+    /// rows sent in one pipeline. Either way the server writes rows while the next are
+    /// encoded, with no round trip between them.
+    private func insertStreamed(_ rows: [StoredRow], sizes: [Int], mapping: EntityMapping, connection: PostgreSQLStoreConnection) throws(ObjectGraphError) {
         do throws(ObjectGraphError) {
-            for (size, text) in texts { statements[size] = try connection.connection.prepareInferringTypes(text) }
+            // The types the server gives a row's key and columns, from the one-row statement
+            // (prepared once per connection).
+            let single = try connection.connection.prepareInferringTypes(multiRowInsert(mapping, rows: 1, refusingDuplicates: false))
+            if single.types.allSatisfy(PostgreSQLConnection.binaryCopyTypes.contains) {
+                return try insertCopied(rows, types: single.types, mapping: mapping, connection: connection.connection)
+            }
+            var statements: [Int: PostgreSQLConnection.InferredStatement] = [1: single]
+            for size in sizes where statements[size] == nil {
+                statements[size] = try connection.connection.prepareInferringTypes(multiRowInsert(mapping, rows: size, refusingDuplicates: false))
+            }
             var values: [PostgreSQLValue] = []
             values.reserveCapacity(sizes.first.map { $0 * (mapping.columnSlots.count + 1) } ?? 0)
             try connection.connection.pipeline { send throws(ObjectGraphError) in
@@ -118,6 +127,38 @@ extension PostgreSQLStore {
             }
         } catch {
             throw PostgreSQLStoreConnection.translated(error)
+        }
+    }
+
+    /// `COPY`s `rows` in binary: each row's key (`types[0]`), entity name and version 1, then
+    /// its columns (`types[1...]`).
+    private func insertCopied(_ rows: [StoredRow], types: [PostgreSQLType], mapping: EntityMapping, connection: PostgreSQLConnection) throws(ObjectGraphError) {
+        let dialect = schema.dialect
+        let columns = ["pk", "entity", "version"] + mapping.columnSlots.map { dialect.quotedName(mapping.columnBySlot[$0]!) }
+        let sql = "COPY \(dialect.quotedName(schema.table(of: mapping.entity))) (\(columns.joined(separator: ", "))) FROM STDIN (FORMAT binary)"
+        let rowName = PostgreSQLValue.text(schema.rowName(of: mapping.entity))
+        var values: [PostgreSQLValue] = []
+        values.reserveCapacity(columns.count)
+        try connection.copyIn(sql) { write throws(ObjectGraphError) in
+            for row in rows {
+                values.removeAll(keepingCapacity: true)
+                values.append(.parameter(.integer(row.id.primaryKey), as: types[0]))
+                values.append(rowName)
+                values.append(.int64(1))
+                for (position, slot) in mapping.columnSlots.enumerated() {
+                    let value = PostgreSQLValue.parameter(row.slots[slot], as: types[position + 1])
+                    switch value {
+                    case .numeric, .literal:
+                        // Only a value of another kind than its attribute's could come out so.
+                        throw .unencodableValue(
+                            entity: mapping.entity.name, property: mapping.entity.properties[slot].name,
+                            reason: "its value \(value.literalForLog) is not of its column's type, \(types[position + 1])")
+                    default:
+                        values.append(value)
+                    }
+                }
+                try write(values)
+            }
         }
     }
 

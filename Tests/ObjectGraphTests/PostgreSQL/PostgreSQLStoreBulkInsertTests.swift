@@ -4,16 +4,31 @@ import Foundation
 import Testing
 
 // Skipped without a server: run `.ci/postgres run swift test` (see PostgreSQLTestServer).
-@Suite("PostgreSQL store: a bulk insert's statements sent in one pipeline",
+/// A ledger line: a `Decimal` is a `numeric` column, which `COPY` would need in binary, so its
+/// rows go in `INSERT` statements sent in one pipeline.
+final class BulkLedgerLine: ManagedObject {
+    @Attribute var memo: String = ""
+    @Attribute var amount: Decimal = 0
+}
+
+@Suite("PostgreSQL store: a bulk insert streamed with COPY, or in statements sent in one pipeline",
        .enabled(if: PostgreSQLTestServer.isEnabled, "\(PostgreSQLTestServer.skipMessage)"))
 struct PostgreSQLStoreBulkInsertTests {
     /// More cards than three statements hold (1,000 rows each, then the rest in powers of two).
     static let cardCount = 2_555
 
-    @Test("a save of thousands of inserts of an entity with no uniqueness constraint: every row written with its values, one history entry, and the log shows each statement")
+    /// History kept, so that a test reads its save's transaction however soon the container's
+    /// own feed has read it.
+    static let keepingHistory: ChangeFeedOptions = {
+        var options = ChangeFeedOptions()
+        options.trimming = .manual
+        return options
+    }()
+
+    @Test("a save of thousands of inserts of an entity with no uniqueness constraint: COPY writes every row with its values, and one history entry")
     func everyRowWritten() throws {
         try PostgreSQLTestServer.withDatabase { database in
-            let container = try historyContainer(.postgreSQL(try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])))
+            let container = try historyContainer(.postgreSQL(try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])), options: Self.keepingHistory)
             let start = try container.history.currentToken()
             let context = container.newBackgroundContext(name: "importer")
             let logged = QuerySQLLogTests.Collected()
@@ -30,10 +45,10 @@ struct PostgreSQLStoreBulkInsertTests {
                 try context.save()
             }
             container.sqlLogHandler = nil
-            // 1,000 + 1,000 + 512 + 32 + 8 + 2 + 1 rows, each statement logged with its values.
-            let inserts = logged.all.filter { $0.sql.hasPrefix("INSERT INTO \"Card\"") }
-            #expect(inserts.count == 7)
-            #expect(inserts.first?.expandedSQL.contains("'card 0'") == true)
+            let statements = logged.all.map(\.sql)
+            // Rows go in key order: the board's key may fall among the cards', splitting them in two.
+            #expect((1...2).contains(statements.filter { $0.hasPrefix("COPY \"Card\"") }.count), "\(statements)")
+            #expect(!statements.contains { $0.hasPrefix("INSERT INTO \"Card\"") })
 
             let fresh = container.newBackgroundContext(name: "fresh")
             let cards = try fresh.performAndWait {
@@ -48,11 +63,11 @@ struct PostgreSQLStoreBulkInsertTests {
         }
     }
 
-    @Test("a row the server refuses in the second of a save's statements: the save fails with the server's error naming it, nothing is written, and once the row is fixed saving again writes them all")
+    @Test("a row the server refuses in the middle of a save's COPY: the save fails with the server's error naming it, nothing is written, and once the row is fixed saving again writes them all")
     func refusedRowInTheMiddle() throws {
         try PostgreSQLTestServer.withDatabase { database in
             let text = try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])
-            let container = try historyContainer(.postgreSQL(text))
+            let container = try historyContainer(.postgreSQL(text), options: Self.keepingHistory)
             let start = try container.history.currentToken()
             let control = try PostgreSQLConnection(PostgreSQLConnectionString(text))
             defer { control.close() }
@@ -75,7 +90,7 @@ struct PostgreSQLStoreBulkInsertTests {
                 try context.performAndWait { try context.save() }
             } throws: { error in
                 guard case .postgreSQL(_, let name, let code, let message)? = error as? ObjectGraphError else { return false }
-                return name == database.name && code == "23514" && message.contains("card refused by the test") && message.contains("INSERT INTO \"Card\"")
+                return name == database.name && code == "23514" && message.contains("card refused by the test") && message.contains("COPY \"Card\"")
             }
             let fresh = container.newBackgroundContext(name: "fresh")
             #expect(try fresh.performAndWait { try fresh.count(for: FetchRequest<Card>()) } == 0)
@@ -87,6 +102,56 @@ struct PostgreSQLStoreBulkInsertTests {
             let ranks = try fresh.performAndWait { try fresh.fetch(FetchRequest<Card>(sortBy: [SortDescriptor(\.rank)])).map(\.rank) }
             #expect(ranks == Array(0..<Self.cardCount))
             #expect(try container.history.transactions(after: start).count == 1)
+            container.close()
+        }
+    }
+
+    @Test("thousands of inserts of an entity with a numeric column go in statements sent in one pipeline: every row written exactly; a row refused in the second statement fails the save with the server's error, nothing written, and saving again writes them all")
+    func pipelinedStatements() throws {
+        try PostgreSQLTestServer.withDatabase { database in
+            let text = try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])
+            let container = try PersistentContainer(
+                model: try ObjectModel(entities: [BulkLedgerLine.self]), store: .postgreSQL(text), viewContextQueue: DispatchQueue(label: "test.bulk.view"))
+            let control = try PostgreSQLConnection(PostgreSQLConnectionString(text))
+            defer { control.close() }
+            try control.executeScript("""
+                CREATE FUNCTION refuse_line() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF NEW.memo = 'refused' THEN RAISE EXCEPTION 'line refused by the test' USING ERRCODE = '23514'; END IF; RETURN NEW; END $$;
+                CREATE TRIGGER refuse_line BEFORE INSERT ON "BulkLedgerLine" FOR EACH ROW EXECUTE FUNCTION refuse_line();
+                """)
+            let logged = QuerySQLLogTests.Collected()
+            container.sqlLogHandler = { logged.append($0) }
+            let context = container.newBackgroundContext(name: "importer")
+            let refused = 1_500
+            let lines = context.performAndWait {
+                (0..<Self.cardCount).map { index in
+                    let line = BulkLedgerLine(context: context)
+                    line.memo = index == refused ? "refused" : "line \(index)"
+                    line.amount = Decimal(index) / 100 + Decimal(string: "0.001")!
+                    return line
+                }
+            }
+            #expect {
+                try context.performAndWait { try context.save() }
+            } throws: { error in
+                guard case .postgreSQL(_, let name, let code, let message)? = error as? ObjectGraphError else { return false }
+                return name == database.name && code == "23514" && message.contains("line refused by the test")
+                    && message.contains("INSERT INTO \"BulkLedgerLine\"")
+            }
+            let fresh = container.newBackgroundContext(name: "fresh")
+            #expect(try fresh.performAndWait { try fresh.count(for: FetchRequest<BulkLedgerLine>()) } == 0)
+
+            context.performAndWait { lines[refused].memo = "line \(refused)" }
+            try context.performAndWait { try context.save() }
+            container.sqlLogHandler = nil
+            // 1,000 + 1,000 + 512 + 32 + 8 + 2 + 1 rows a statement, each logged with its values.
+            let inserts = logged.all.filter { $0.sql.hasPrefix("INSERT INTO \"BulkLedgerLine\"") }
+            #expect(inserts.count == 2 * 7)
+            #expect(inserts.last?.expandedSQL.contains("'line \(Self.cardCount - 1)'") == true)
+            let stored = try fresh.performAndWait {
+                try fresh.fetch(FetchRequest<BulkLedgerLine>(sortBy: [SortDescriptor(\.amount)])).map { "\($0.memo) \($0.amount)" }
+            }
+            #expect(stored == (0..<Self.cardCount).map { "line \($0) \(Decimal($0) / 100 + Decimal(string: "0.001")!)" })
             container.close()
         }
     }
