@@ -8,17 +8,15 @@ extension PostgreSQLConnection {
     /// (`numeric` travels as text, so a table with such a column is not copied).
     static let binaryCopyTypes: Set<PostgreSQLType> = [.bool, .int8, .float8, .text, .bytea, .uuid, .jsonb, .timestamptz]
 
-    /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, with the rows `body` writes through
-    /// `write`: one call a row, its values in the statement's column order, each already of its
-    /// column's type (see ``binaryCopyTypes``).
+    /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, with the rows `body` writes into
+    /// `rows`: each row's values in the statement's column order, each already of its column's
+    /// type (see ``binaryCopyTypes``).
     ///
     /// The rows go in the transaction open on the connection. A row the server refuses fails
     /// the call with its error, as ``execute(_:_:)`` would, and nothing of the `COPY` is written
     /// (a transaction open is failed); so does an error `body` throws, after the `COPY` is ended.
     /// In the SQL log the statement appears once, its duration the whole copy's.
-    func copyIn(
-        _ sql: String, _ body: (_ write: ([PostgreSQLValue]) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) -> Void
-    ) throws(ObjectGraphError) {
+    func copyIn(_ sql: String, _ body: (_ rows: inout PostgreSQLCopyRows) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         let handle = try liveHandle()
         let started = ContinuousClock.now
         let opening = PQexec(handle, sql)
@@ -28,36 +26,12 @@ extension PostgreSQLConnection {
             throw error
         }
         PQclear(opening)
-        var buffer: [UInt8] = Self.binaryCopyHeader
-        buffer.reserveCapacity(Self.copyChunk + 1_024)
-        func send() -> Bool {
-            defer { buffer.removeAll(keepingCapacity: true) }
-            return buffer.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) == 1 }
-            }
-        }
+        var rows = PostgreSQLCopyRows(handle: handle)
         var stopped: ObjectGraphError?
-        var sent = true
         do throws(ObjectGraphError) {
-            try body { values throws(ObjectGraphError) in
-                guard sent else { throw failure(of: nil, doing: sql) }
-                Self.appendBigEndian(UInt16(values.count), to: &buffer)
-                for value in values {
-                    if case .null = value {
-                        Self.appendBigEndian(UInt32(bitPattern: -1), to: &buffer)
-                        continue
-                    }
-                    let lengthAt = buffer.count
-                    Self.appendBigEndian(UInt32(0), to: &buffer)
-                    value.append(to: &buffer)
-                    let length = UInt32(buffer.count - lengthAt - 4).bigEndian
-                    withUnsafeBytes(of: length) { buffer.replaceSubrange(lengthAt..<lengthAt + 4, with: $0) }
-                }
-                if buffer.count >= Self.copyChunk { sent = send() }
-            }
-            Self.appendBigEndian(UInt16.max, to: &buffer)  // the trailer: a field count of -1
-            sent = sent && send()
-            if !sent { throw failure(of: nil, doing: sql) }
+            try body(&rows)
+            rows.finish()
+            if rows.failed { throw failure(of: nil, doing: sql) }
         } catch {
             stopped = error
         }
@@ -76,14 +50,57 @@ extension PostgreSQLConnection {
         if let refused { throw failure(of: refused, doing: sql) }
         guard ended, PQstatus(handle) == CONNECTION_OK else { throw failure(of: nil, doing: sql) }
     }
+}
+
+/// The rows of a binary `COPY` (see ``PostgreSQLConnection/copyIn(_:_:)``), written into one
+/// buffer that is handed to libpq every 64 KiB: no array per row or per value.
+struct PostgreSQLCopyRows {
+    private let handle: OpaquePointer
+    /// Starts with the format's signature, `PGCOPY\n\377\r\n\0`, no flags and no header extension.
+    private var buffer: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [UInt8](repeating: 0, count: 8)
+    /// Set when libpq refused data (a lost connection): later rows are dropped.
+    private(set) var failed = false
 
     /// How many bytes of rows are handed to libpq at a time.
-    private static let copyChunk = 64 * 1_024
+    private static let chunk = 64 * 1_024
 
-    /// `PGCOPY\n\377\r\n\0`, then no flags and no header extension.
-    private static let binaryCopyHeader: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [UInt8](repeating: 0, count: 8)
+    fileprivate init(handle: OpaquePointer) {
+        self.handle = handle
+        buffer.reserveCapacity(Self.chunk + 1_024)
+    }
 
-    private static func appendBigEndian<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    /// Starts a row of `fields` values; ``append(_:)`` each of them next.
+    mutating func startRow(fields: Int) {
+        if buffer.count >= Self.chunk { send() }
+        buffer.appendBigEndian(UInt16(fields))
+    }
+
+    /// The row's next value: its length, then its binary form (a length of -1 for `NULL`).
+    mutating func append(_ value: PostgreSQLValue) {
+        if case .null = value {
+            buffer.appendBigEndian(UInt32.max)
+            return
+        }
+        let lengthAt = buffer.count
+        buffer.appendBigEndian(UInt32(0))
+        value.append(to: &buffer)
+        let length = UInt32(buffer.count - lengthAt - 4)
+        for offset in 0..<4 { buffer[lengthAt + offset] = UInt8(truncatingIfNeeded: length >> (24 - 8 * offset)) }
+    }
+
+    /// Ends the rows with the format's trailer (a field count of -1) and hands the rest over.
+    fileprivate mutating func finish() {
+        buffer.appendBigEndian(UInt16.max)
+        send()
+    }
+
+    private mutating func send() {
+        if !failed {
+            let handle = handle
+            failed = buffer.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) != 1 }
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
     }
 }

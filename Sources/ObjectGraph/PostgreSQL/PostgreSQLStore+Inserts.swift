@@ -137,14 +137,12 @@ extension PostgreSQLStore {
         let columns = ["pk", "entity", "version"] + mapping.columnSlots.map { dialect.quotedName(mapping.columnBySlot[$0]!) }
         let sql = "COPY \(dialect.quotedName(schema.table(of: mapping.entity))) (\(columns.joined(separator: ", "))) FROM STDIN (FORMAT binary)"
         let rowName = PostgreSQLValue.text(schema.rowName(of: mapping.entity))
-        var values: [PostgreSQLValue] = []
-        values.reserveCapacity(columns.count)
-        try connection.copyIn(sql) { write throws(ObjectGraphError) in
+        try connection.copyIn(sql) { copied throws(ObjectGraphError) in
             for row in rows {
-                values.removeAll(keepingCapacity: true)
-                values.append(.parameter(.integer(row.id.primaryKey), as: types[0]))
-                values.append(rowName)
-                values.append(.int64(1))
+                copied.startRow(fields: columns.count)
+                copied.append(.parameter(.integer(row.id.primaryKey), as: types[0]))
+                copied.append(rowName)
+                copied.append(.int64(1))
                 for (position, slot) in mapping.columnSlots.enumerated() {
                     let value = PostgreSQLValue.parameter(row.slots[slot], as: types[position + 1])
                     switch value {
@@ -154,10 +152,9 @@ extension PostgreSQLStore {
                             entity: mapping.entity.name, property: mapping.entity.properties[slot].name,
                             reason: "its value \(value.literalForLog) is not of its column's type, \(types[position + 1])")
                     default:
-                        values.append(value)
+                        copied.append(value)
                     }
                 }
-                try write(values)
             }
         }
     }

@@ -65,12 +65,12 @@ enum PostgreSQLValue: Equatable, Sendable {
         switch self {
         case .null: break
         case .bool(let value): bytes.append(value ? 1 : 0)
-        case .int64(let value): Self.appendBigEndian(UInt64(bitPattern: value), to: &bytes)
-        case .double(let value): Self.appendBigEndian(value.bitPattern, to: &bytes)
+        case .int64(let value): bytes.appendBigEndian(UInt64(bitPattern: value))
+        case .double(let value): bytes.appendBigEndian(value.bitPattern)
         case .text(let value): bytes.append(contentsOf: value.utf8)
         case .bytes(let value): bytes.append(contentsOf: value)
-        case .uuid(let value): withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
-        case .timestamp(let value): Self.appendBigEndian(UInt64(bitPattern: Self.microsecondsSince2000(value)), to: &bytes)
+        case .uuid(let value): withUnsafeBytes(of: value.uuid) { for byte in $0 { bytes.append(byte) } }
+        case .timestamp(let value): bytes.appendBigEndian(UInt64(bitPattern: Self.microsecondsSince2000(value)))
         case .numeric(let value): bytes.append(contentsOf: value.description.utf8)
         case .jsonb(let value):
             bytes.append(1)  // jsonb's binary form: version 1, then the text
@@ -107,8 +107,18 @@ enum PostgreSQLValue: Equatable, Sendable {
         Date(timeIntervalSince1970: postgreSQLEpoch + Double(microseconds) / 1_000_000)
     }
 
-    private static func appendBigEndian(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+
+}
+
+extension [UInt8] {
+    /// Appends `value`'s bytes, most significant first (the wire protocol's order), one by one:
+    /// appending a raw buffer's contents checks a protocol conformance at run time each time.
+    mutating func appendBigEndian<Integer: FixedWidthInteger>(_ value: Integer) {
+        var shift = Integer.bitWidth - 8
+        while shift >= 0 {
+            append(UInt8(truncatingIfNeeded: value >> shift))
+            shift -= 8
+        }
     }
 }
 
