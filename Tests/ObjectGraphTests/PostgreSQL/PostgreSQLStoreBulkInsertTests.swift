@@ -19,6 +19,18 @@ struct PostgreSQLStoreBulkInsertTests {
 
     /// History kept, so that a test reads its save's transaction however soon the container's
     /// own feed has read it.
+    /// Makes the server refuse, with SQLSTATE 23514, a row of `table` whose `column` is
+    /// `'refused'` (a trigger: an error in the middle of a save's rows).
+    static func refuseRows(of table: String, whose column: String, through text: String) throws {
+        let control = try PostgreSQLConnection(PostgreSQLConnectionString(text))
+        defer { control.close() }
+        try control.executeScript("""
+            CREATE FUNCTION refuse_row() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW."\(column)" = 'refused' THEN RAISE EXCEPTION 'row refused by the test' USING ERRCODE = '23514'; END IF; RETURN NEW; END $$;
+            CREATE TRIGGER refuse_row BEFORE INSERT ON "\(table)" FOR EACH ROW EXECUTE FUNCTION refuse_row();
+            """)
+    }
+
     static let keepingHistory: ChangeFeedOptions = {
         var options = ChangeFeedOptions()
         options.trimming = .manual
@@ -69,13 +81,7 @@ struct PostgreSQLStoreBulkInsertTests {
             let text = try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])
             let container = try historyContainer(.postgreSQL(text), options: Self.keepingHistory)
             let start = try container.history.currentToken()
-            let control = try PostgreSQLConnection(PostgreSQLConnectionString(text))
-            defer { control.close() }
-            try control.executeScript("""
-                CREATE FUNCTION refuse_card() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN IF NEW.title = 'refused' THEN RAISE EXCEPTION 'card refused by the test' USING ERRCODE = '23514'; END IF; RETURN NEW; END $$;
-                CREATE TRIGGER refuse_card BEFORE INSERT ON "Card" FOR EACH ROW EXECUTE FUNCTION refuse_card();
-                """)
+            try Self.refuseRows(of: "Card", whose: "title", through: text)
             let context = container.newBackgroundContext(name: "importer")
             let refused = 1_500
             let cards = context.performAndWait {
@@ -90,7 +96,7 @@ struct PostgreSQLStoreBulkInsertTests {
                 try context.performAndWait { try context.save() }
             } throws: { error in
                 guard case .postgreSQL(_, let name, let code, let message)? = error as? ObjectGraphError else { return false }
-                return name == database.name && code == "23514" && message.contains("card refused by the test") && message.contains("COPY \"Card\"")
+                return name == database.name && code == "23514" && message.contains("row refused by the test") && message.contains("COPY \"Card\"")
             }
             let fresh = container.newBackgroundContext(name: "fresh")
             #expect(try fresh.performAndWait { try fresh.count(for: FetchRequest<Card>()) } == 0)
@@ -112,13 +118,7 @@ struct PostgreSQLStoreBulkInsertTests {
             let text = try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])
             let container = try PersistentContainer(
                 model: try ObjectModel(entities: [BulkLedgerLine.self]), store: .postgreSQL(text), viewContextQueue: DispatchQueue(label: "test.bulk.view"))
-            let control = try PostgreSQLConnection(PostgreSQLConnectionString(text))
-            defer { control.close() }
-            try control.executeScript("""
-                CREATE FUNCTION refuse_line() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN IF NEW.memo = 'refused' THEN RAISE EXCEPTION 'line refused by the test' USING ERRCODE = '23514'; END IF; RETURN NEW; END $$;
-                CREATE TRIGGER refuse_line BEFORE INSERT ON "BulkLedgerLine" FOR EACH ROW EXECUTE FUNCTION refuse_line();
-                """)
+            try Self.refuseRows(of: "BulkLedgerLine", whose: "memo", through: text)
             let logged = QuerySQLLogTests.Collected()
             container.sqlLogHandler = { logged.append($0) }
             let context = container.newBackgroundContext(name: "importer")
@@ -135,7 +135,7 @@ struct PostgreSQLStoreBulkInsertTests {
                 try context.performAndWait { try context.save() }
             } throws: { error in
                 guard case .postgreSQL(_, let name, let code, let message)? = error as? ObjectGraphError else { return false }
-                return name == database.name && code == "23514" && message.contains("line refused by the test")
+                return name == database.name && code == "23514" && message.contains("row refused by the test")
                     && message.contains("INSERT INTO \"BulkLedgerLine\"")
             }
             let fresh = container.newBackgroundContext(name: "fresh")
