@@ -27,10 +27,10 @@ struct HistoryRecord: Sendable, Equatable {
     /// rows the store changed on its own so that nothing points at a deleted row, and its deletes.
     init(_ changes: StoreChanges, detached: [ObjectID: DetachedRow]) {
         var builder = Builder()
-        for row in changes.inserted { builder.add(.insert, row.id, slots: []) }
+        builder.add(.insert, changes.inserted.lazy.map(\.id))
         for update in changes.updated { builder.add(.update, update.id, slots: update.changes.keys.sorted()) }
         for (id, row) in detached { builder.add(.update, id, names: row.keys.sorted()) }
-        for id in changes.deleted { builder.add(.delete, id, slots: []) }
+        builder.add(.delete, changes.deleted)
         self = builder.record
     }
 
@@ -38,7 +38,7 @@ struct HistoryRecord: Sendable, Equatable {
     init(_ batch: StoreBatchResult) {
         var builder = Builder()
         for row in batch.updatedRows { builder.add(.update, row.id, names: (batch.changedKeys[row.id] ?? []).sorted()) }
-        for id in batch.deletedIDs { builder.add(.delete, id, slots: []) }
+        builder.add(.delete, batch.deletedIDs)
         self = builder.record
     }
 
@@ -61,6 +61,20 @@ struct HistoryRecord: Sendable, Equatable {
         mutating func add(_ kind: HistoryChange.Kind, _ id: ObjectID, slots: [Int]) {
             add(GroupKey(kind: kind, entity: ObjectIdentifier(id.entity), slots: slots, names: []), id) {
                 slots.map { id.entity.properties[$0].name }.sorted()
+            }
+        }
+
+        /// Inserts or deletes (no keys): a run of one entity's IDs, as a bulk insert makes,
+        /// goes to the group found for the run's first, with no group key made per ID.
+        mutating func add(_ kind: HistoryChange.Kind, _ ids: some Sequence<ObjectID>) {
+            var runEntity: EntityDescription?
+            for id in ids {
+                if id.entity === runEntity {
+                    groups[lastIndex].primaryKeys.append(id.primaryKey)
+                    continue
+                }
+                add(kind, id, slots: [])
+                runEntity = id.entity
             }
         }
 

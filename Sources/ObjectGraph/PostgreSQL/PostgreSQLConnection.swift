@@ -26,7 +26,9 @@ final class PostgreSQLConnection {
     private var inferredTypes: [PreparedKey: [PostgreSQLType]] = [:]
     private var preparedOrder: [PreparedKey] = []
     private var preparedCount = 0
-    private let log: SQLLog?
+    /// Reused by every statement, so that binding allocates nothing per value.
+    private var parameterBuffer = PostgreSQLParameters()
+    let log: SQLLog?
     /// What the log says of the statements run now besides their SQL (see
     /// ``SQLLogEntry/evaluatedInMemory``).
     var logNote: [String] = []
@@ -168,7 +170,7 @@ final class PostgreSQLConnection {
     }
 
     /// The types of the parameters of the statement prepared as `name`, read once.
-    private func parameterTypes(of key: PreparedKey, name: String, on handle: OpaquePointer) throws(ObjectGraphError) -> [PostgreSQLType] {
+    func parameterTypes(of key: PreparedKey, name: String, on handle: OpaquePointer) throws(ObjectGraphError) -> [PostgreSQLType] {
         if let known = inferredTypes[key] { return known }
         let description = try check(PQdescribePrepared(handle, name), doing: key.sql)
         let types = description.parameterTypes
@@ -319,7 +321,7 @@ final class PostgreSQLConnection {
 
     /// Reads a pipeline's results up to its sync point (one per statement sent) and leaves
     /// pipeline mode.
-    private static func pipelineResults(of handle: OpaquePointer, statements: Int) -> [OpaquePointer] {
+    static func pipelineResults(of handle: OpaquePointer, statements: Int) -> [OpaquePointer] {
         var results: [OpaquePointer] = []
         var ends = 0
         while PQstatus(handle) == CONNECTION_OK {
@@ -342,7 +344,7 @@ final class PostgreSQLConnection {
 
     /// The connection's handle, once the answer to a `COMMIT` sent earlier is read; with
     /// `beginning`, once a deferred `BEGIN` is sent (for statements that do not take it along).
-    private func liveHandle(beginning: Bool = false) throws(ObjectGraphError) -> OpaquePointer {
+    func liveHandle(beginning: Bool = false) throws(ObjectGraphError) -> OpaquePointer {
         if isClosed { throw .storeClosed(path: connectionString.description) }
         guard let handle else {
             throw .connectionLost(server: origin.server, database: origin.database, message: "the connection was lost earlier and has not been reopened")
@@ -360,7 +362,7 @@ final class PostgreSQLConnection {
         return handle
     }
 
-    private func preparedName(for key: PreparedKey, on handle: OpaquePointer) throws(ObjectGraphError) -> String {
+    func preparedName(for key: PreparedKey, on handle: OpaquePointer) throws(ObjectGraphError) -> String {
         if let name = prepared[key] {
             if let index = preparedOrder.lastIndex(of: key), index != preparedOrder.count - 1 {
                 preparedOrder.remove(at: index)
@@ -384,37 +386,17 @@ final class PostgreSQLConnection {
     }
 
     /// Calls `body` with libpq's parameter arrays: values (NULL for `NULL`), lengths, formats.
-    private func withParameters<Result>(
+    func withParameters<Result>(
         _ parameters: [PostgreSQLValue],
         _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) throws(ObjectGraphError) -> Result
     ) throws(ObjectGraphError) -> Result {
-        let encoded = parameters.map(\.encoded)
-        let lengths = encoded.map { Int32($0?.count ?? 0) }
-        let formats = parameters.map(\.format)
-        // One buffer for every value, kept alive across the call. Each value is followed by a
-        // zero byte: libpq reads a text-format value (a numeric) as a C string.
-        let total = encoded.reduce(0) { $0 + ($1?.count ?? 0) + 1 }
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 1)
-        defer { buffer.deallocate() }
-        var offset = 0
-        var pointers: [UnsafePointer<CChar>?] = []
-        pointers.reserveCapacity(encoded.count)
-        for bytes in encoded {
-            guard let bytes else { pointers.append(nil); continue }
-            let start = buffer.advanced(by: offset)
-            bytes.withUnsafeBytes { source in
-                if let base = source.baseAddress { start.copyMemory(from: base, byteCount: source.count) }
-            }
-            start.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
-            pointers.append(UnsafePointer(start.assumingMemoryBound(to: CChar.self)))
-            offset += bytes.count + 1
-        }
-        return try body(pointers, lengths, formats)
+        parameterBuffer.encode(parameters)
+        return try parameterBuffer.withPointers(body)
     }
 
     /// `result` if the statement succeeded; otherwise the typed error, and a lost connection is
     /// dropped (the next use reconnects).
-    private func check(_ result: OpaquePointer?, doing sql: String) throws(ObjectGraphError) -> PostgreSQLResult {
+    func check(_ result: OpaquePointer?, doing sql: String) throws(ObjectGraphError) -> PostgreSQLResult {
         if let result {
             let status = PQresultStatus(result)
             if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
@@ -426,7 +408,7 @@ final class PostgreSQLConnection {
         throw error
     }
 
-    private func failure(of result: OpaquePointer?, doing sql: String) -> ObjectGraphError {
+    func failure(of result: OpaquePointer?, doing sql: String) -> ObjectGraphError {
         guard let handle else { return .connectionLost(server: origin.server, database: origin.database, message: "the connection is closed") }
         if PQstatus(handle) == CONNECTION_BAD {
             let message = connectionString.scrub(String(cString: PQerrorMessage(handle))).trimmingTrailingNewlines

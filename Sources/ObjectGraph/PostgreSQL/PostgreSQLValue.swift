@@ -53,18 +53,29 @@ enum PostgreSQLValue: Equatable, Sendable {
 
     /// The bytes libpq sends; `nil` for `NULL`.
     var encoded: [UInt8]? {
+        if case .null = self { return nil }
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        return bytes
+    }
+
+    /// Appends the bytes libpq sends (nothing for `NULL`): what ``PostgreSQLParameters`` writes
+    /// one statement's values with, into one buffer.
+    func append(to bytes: inout [UInt8]) {
         switch self {
-        case .null: nil
-        case .bool(let value): [value ? 1 : 0]
-        case .int64(let value): Self.bigEndianBytes(of: UInt64(bitPattern: value))
-        case .double(let value): Self.bigEndianBytes(of: value.bitPattern)
-        case .text(let value): Array(value.utf8)
-        case .bytes(let value): value
-        case .uuid(let value): withUnsafeBytes(of: value.uuid) { Array($0) }
-        case .timestamp(let value): Self.bigEndianBytes(of: UInt64(bitPattern: Self.microsecondsSince2000(value)))
-        case .numeric(let value): Array(value.description.utf8)
-        case .jsonb(let value): [1] + Array(value.utf8)  // jsonb's binary form: version 1, then the text
-        case .literal(let value): Array(value.utf8)
+        case .null: break
+        case .bool(let value): bytes.append(value ? 1 : 0)
+        case .int64(let value): bytes.appendBigEndian(UInt64(bitPattern: value))
+        case .double(let value): bytes.appendBigEndian(value.bitPattern)
+        case .text(let value): bytes.append(contentsOf: value.utf8)
+        case .bytes(let value): bytes.append(contentsOf: value)
+        case .uuid(let value): withUnsafeBytes(of: value.uuid) { for byte in $0 { bytes.append(byte) } }
+        case .timestamp(let value): bytes.appendBigEndian(UInt64(bitPattern: Self.microsecondsSince2000(value)))
+        case .numeric(let value): bytes.append(contentsOf: value.description.utf8)
+        case .jsonb(let value):
+            bytes.append(1)  // jsonb's binary form: version 1, then the text
+            bytes.append(contentsOf: value.utf8)
+        case .literal(let value): bytes.append(contentsOf: value.utf8)
         }
     }
 
@@ -96,8 +107,18 @@ enum PostgreSQLValue: Equatable, Sendable {
         Date(timeIntervalSince1970: postgreSQLEpoch + Double(microseconds) / 1_000_000)
     }
 
-    private static func bigEndianBytes(of value: UInt64) -> [UInt8] {
-        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+
+}
+
+extension [UInt8] {
+    /// Appends `value`'s bytes, most significant first (the wire protocol's order), one by one:
+    /// appending a raw buffer's contents checks a protocol conformance at run time each time.
+    mutating func appendBigEndian<Integer: FixedWidthInteger>(_ value: Integer) {
+        var shift = Integer.bitWidth - 8
+        while shift >= 0 {
+            append(UInt8(truncatingIfNeeded: value >> shift))
+            shift -= 8
+        }
     }
 }
 

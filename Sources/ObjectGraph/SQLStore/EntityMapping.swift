@@ -1,7 +1,10 @@
 /// One entity's place in a store's schema: which slot reads which result column, and the
 /// statements that select, insert, update and delete its rows, built once per model in the
 /// store's ``SQLDialect``.
-struct EntityMapping {
+///
+/// A class: a save looks a mapping up for each row it writes, and handing out one reference
+/// costs one retain where a copy of this many fields costs a retain for each.
+final class EntityMapping {
     /// How a slot is read from a row of ``selectAll`` or ``selectOne``.
     enum SlotReader {
         case attribute(AttributeType, column: Int32)

@@ -40,8 +40,10 @@ extension SQLStore {
     /// After a save's other writes: writes the order of every ordered relationship it inserts
     /// or changes (see the type's comment).
     func writeOrders(_ changes: StoreChanges, bases: [OrderKey: [ObjectID]], gone: Set<ObjectID>, connection: Connection) throws(ObjectGraphError) {
+        var runMapping: EntityMapping?
         for row in changes.inserted {
-            let mapping = try mapping(for: row.id.entity)
+            if runMapping?.entity !== row.id.entity { runMapping = try mapping(for: row.id.entity) }
+            guard let mapping = runMapping, !mapping.orders.isEmpty else { continue }
             for slot in mapping.orders.keys {
                 guard case .orderedObjects(let list) = row.slots[slot], !list.isEmpty else { continue }
                 try writeOrder(list, of: row.id, slot: slot, before: [], mapping: mapping, connection: connection)

@@ -5,9 +5,10 @@ extension ManagedObjectContext {
     /// changed nothing.
     func validateChanges() throws {
         var failures: [ValidationFailure] = []
-        for object in Array(insertedSet.values) + Array(updatedSet.values) {
-            failures += Self.validationFailures(of: object)
-        }
+        // Each set as it is now (a `validate()` may change the context), with no array of
+        // every object made.
+        for object in insertedSet.values { failures += Self.validationFailures(of: object) }
+        for object in updatedSet.values { failures += Self.validationFailures(of: object) }
         guard !failures.isEmpty else { return }
         throw ObjectGraphError.validationFailed(failures.sorted { ($0.objectID, $0.property ?? "") < ($1.objectID, $1.property ?? "") })
     }
