@@ -27,6 +27,16 @@ func historyContainer(_ store: StoreKind, options: ChangeFeedOptions = ChangeFee
     try PersistentContainer(model: HistoryModel.model, store: store, viewContextQueue: DispatchQueue(label: "test.remote.view"), changeFeed: options)
 }
 
+extension ChangeFeedOptions {
+    /// The defaults, with history trimmed only when asked: for tests that read their own
+    /// container's history, which automatic trimming deletes once the container has read it.
+    static var keepingHistory: ChangeFeedOptions {
+        var options = ChangeFeedOptions()
+        options.trimming = .manual
+        return options
+    }
+}
+
 /// What a view model shows of the cards, through each kind of live result of one view
 /// context: a fetched-results controller, a `changesPublisher` (its differences applied to an
 /// array) and an `objectPublisher` of the card titled "watched". Each is compared with a fresh

@@ -286,62 +286,6 @@ final class PostgreSQLConnection {
         }
     }
 
-    /// Sends `statements` (each its text, for errors, and the libpq call that sends it) in
-    /// libpq's pipeline mode and reads their results: one round trip for all.
-    ///
-    /// - Returns: one result per statement.
-    /// - Throws: the first statement's error (the server skips the ones after it); or, when the
-    ///   connection was lost, ``ObjectGraphError/connectionLost(server:database:message:)``
-    ///   naming the last statement (a `COMMIT` says its outcome is unknown).
-    private func pipeline(_ statements: [(sql: String, send: () -> Int32)], on handle: OpaquePointer) throws(ObjectGraphError) -> [PostgreSQLResult] {
-        let last = statements.last?.sql ?? ""
-        guard PQenterPipelineMode(handle) == 1 else { throw failure(of: nil, doing: last) }
-        guard statements.allSatisfy({ $0.send() == 1 }), PQpipelineSync(handle) == 1 else {
-            let error = failure(of: nil, doing: last)
-            if let handle = self.handle { Self.pipelineResults(of: handle, statements: statements.count).forEach { PQclear($0) } }
-            throw error
-        }
-        let results = Self.pipelineResults(of: handle, statements: statements.count)
-        guard results.count == statements.count, PQstatus(handle) == CONNECTION_OK else {
-            let error = failure(of: results.first, doing: last)
-            results.forEach { PQclear($0) }
-            throw error
-        }
-        var checked: [PostgreSQLResult] = []
-        for (index, result) in results.enumerated() {
-            do throws(ObjectGraphError) {
-                checked.append(try check(result, doing: statements[index].sql))
-            } catch {
-                results[(index + 1)...].forEach { PQclear($0) }
-                throw error
-            }
-        }
-        return checked
-    }
-
-    /// Reads a pipeline's results up to its sync point (one per statement sent) and leaves
-    /// pipeline mode.
-    static func pipelineResults(of handle: OpaquePointer, statements: Int) -> [OpaquePointer] {
-        var results: [OpaquePointer] = []
-        var ends = 0
-        while PQstatus(handle) == CONNECTION_OK {
-            guard let result = PQgetResult(handle) else {
-                // Each statement's results end with a NULL; more NULLs than statements means
-                // the sync point will not come.
-                ends += 1
-                if ends > statements { break }
-                continue
-            }
-            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
-                PQclear(result)
-                break
-            }
-            results.append(result)
-        }
-        PQexitPipelineMode(handle)
-        return results
-    }
-
     /// The connection's handle, once the answer to a `COMMIT` sent earlier is read; with
     /// `beginning`, once a deferred `BEGIN` is sent (for statements that do not take it along).
     func liveHandle(beginning: Bool = false) throws(ObjectGraphError) -> OpaquePointer {

@@ -31,16 +31,10 @@ struct PostgreSQLStoreBulkInsertTests {
             """)
     }
 
-    static let keepingHistory: ChangeFeedOptions = {
-        var options = ChangeFeedOptions()
-        options.trimming = .manual
-        return options
-    }()
-
     @Test("a save of thousands of inserts of an entity with no uniqueness constraint: COPY writes every row with its values, and one history entry")
     func everyRowWritten() throws {
         try PostgreSQLTestServer.withDatabase { database in
-            let container = try historyContainer(.postgreSQL(try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])), options: Self.keepingHistory)
+            let container = try historyContainer(.postgreSQL(try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])), options: .keepingHistory)
             let start = try container.history.currentToken()
             let context = container.newBackgroundContext(name: "importer")
             let logged = QuerySQLLogTests.Collected()
@@ -79,7 +73,7 @@ struct PostgreSQLStoreBulkInsertTests {
     func refusedRowInTheMiddle() throws {
         try PostgreSQLTestServer.withDatabase { database in
             let text = try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])
-            let container = try historyContainer(.postgreSQL(text), options: Self.keepingHistory)
+            let container = try historyContainer(.postgreSQL(text), options: .keepingHistory)
             let start = try container.history.currentToken()
             try Self.refuseRows(of: "Card", whose: "title", through: text)
             let context = container.newBackgroundContext(name: "importer")

@@ -11,7 +11,7 @@ struct PostgreSQLStoreFailureTests {
     func sessionEndsMidSave() throws {
         try PostgreSQLTestServer.withDatabase { database in
             let text = try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name])
-            let container = try historyContainer(.postgreSQL(text))
+            let container = try historyContainer(.postgreSQL(text), options: .keepingHistory)  // the test reads its history
             let context = container.newBackgroundContext(name: "saver")
             try context.performAndWait {
                 Card(context: context).title = "before"
