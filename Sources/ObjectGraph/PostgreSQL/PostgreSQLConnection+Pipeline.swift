@@ -3,7 +3,8 @@ import Foundation
 
 /// Many statements sent without waiting for each one's result (libpq's pipeline mode), so that
 /// they cost one round trip: a deferred `BEGIN` with the first statement, a save's last
-/// statement with its `COMMIT`, and a bulk insert's statements of a thousand rows each, which
+/// statements with its `COMMIT` (a small save's every statement, see
+/// PostgreSQLStore+PipelinedSave.swift), and a bulk insert's statements of a thousand rows each, which
 /// the server runs while the client encodes the next.
 extension PostgreSQLConnection {
     /// A statement prepared without parameter types, and the types the server inferred for
@@ -21,6 +22,106 @@ extension PostgreSQLConnection {
         let key = PreparedKey(sql: sql, types: [])
         let name = try preparedName(for: key, on: handle)
         return InferredStatement(sql: sql, name: name, types: try parameterTypes(of: key, name: name, on: handle))
+    }
+
+    /// A statement of ``executeAndCommit(_:)-([PreparedCall])``: its text (for the log and
+    /// errors), the name it is prepared under on this connection, and its parameters.
+    struct PreparedCall {
+        let sql: String
+        let name: String
+        let parameters: [PostgreSQLValue]
+    }
+
+    /// `sql` prepared for parameters of the types of `parameters`, as ``execute(_:_:)`` prepares it.
+    func preparedCall(_ sql: String, _ parameters: [PostgreSQLValue]) throws(ObjectGraphError) -> PreparedCall {
+        let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID.rawValue))
+        return PreparedCall(sql: sql, name: try preparedName(for: key, on: try liveHandle()), parameters: parameters)
+    }
+
+    /// `statement` with `values` converted to the types the server inferred for its parameters
+    /// (as a store's statements convert them, see ``PostgreSQLStoreConnection``).
+    func preparedCall(_ statement: InferredStatement, values: [PropertyValue]) -> PreparedCall {
+        let parameters = statement.types.indices.map { index in
+            PostgreSQLValue.parameter(index < values.count ? values[index] : .null, as: statement.types[index])
+        }
+        return PreparedCall(sql: statement.sql, name: statement.name, parameters: parameters)
+    }
+
+    /// Runs `sql`, then `COMMIT`, sent together in libpq's pipeline mode (with the
+    /// transaction's `BEGIN` too, if it is still deferred): one round trip instead of two. It
+    /// ends the transaction open on the connection (``transaction(_:_:)`` sees it ended and
+    /// commits nothing more), and is how a save ends: what `sql` locks (the history clock) is
+    /// held only while the server runs it and commits, never across a round trip to the client.
+    ///
+    /// - Returns: `sql`'s result.
+    /// - Throws: as ``executeAndCommit(_:)-([PreparedCall])``.
+    @discardableResult
+    func executeAndCommit(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
+        try executeAndCommit([preparedCall(sql, parameters)])[0]
+    }
+
+    /// Runs `statements` in order in the open transaction and commits, in one pipeline: one
+    /// round trip for all, the transaction's `BEGIN` included if it is still deferred.
+    ///
+    /// A statement that fails makes the server skip the ones after it and the `COMMIT`: nothing
+    /// is written. When the `BEGIN` is still deferred and the server ended the session while the
+    /// connection was idle, nothing is sent and the error is
+    /// ``ObjectGraphError/connectionLost(server:database:message:)`` with
+    /// ``beginFoundConnectionLost`` set, so that ``PostgreSQLConnectionPool/write(_:)`` tries
+    /// again on a new connection.
+    ///
+    /// - Returns: one result per statement.
+    /// - Throws: the first failing statement's error (the transaction is then failed, and
+    ///   rolled back by ``transaction(_:_:)``); an error of the `COMMIT`; or
+    ///   ``ObjectGraphError/connectionLost(server:database:message:)``, which once the
+    ///   pipeline is sent means that the outcome is unknown.
+    func executeAndCommit(_ statements: [PreparedCall]) throws(ObjectGraphError) -> [PostgreSQLResult] {
+        let handle = try liveHandle()
+        precondition(deferredBegin != nil || PQtransactionStatus(handle) == PQTRANS_INTRANS, "executeAndCommit ends an open, healthy transaction")
+        if let begin = deferredBegin, Self.sessionEndedWhileIdle(handle) {
+            throw failure(of: nil, doing: begin)  // the BEGIN stays deferred: nothing was sent
+        }
+        let begin = deferredBegin
+        deferredBegin = nil
+        var sends: [(sql: String, send: () -> Int32)] = []
+        if let begin { sends.append((begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) })) }
+        for call in statements {
+            sends.append((call.sql, { [self] in
+                (try? withParameters(call.parameters) { values, lengths, formats in
+                    PQsendQueryPrepared(handle, call.name, Int32(call.parameters.count), values, lengths, formats, 1)
+                }) ?? 0
+            }))
+        }
+        sends.append(("COMMIT", { PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) }))
+        let start = ContinuousClock.now
+        defer { logSent(statements, since: start) }
+        let results = try pipeline(sends, on: handle)
+        if results.last?.commandStatus != "COMMIT" {
+            throw .postgreSQL(server: origin.server, database: origin.database, code: "25P02",
+                              message: "the transaction had failed and was rolled back: nothing of it was written")
+        }
+        return Array(results.dropFirst(begin == nil ? 0 : 1).dropLast())
+    }
+
+    /// Whether the server ended the session while the connection sat idle: what arrived since
+    /// (its goodbye, then the end of the stream) is read without waiting.
+    private static func sessionEndedWhileIdle(_ handle: OpaquePointer) -> Bool {
+        // The first read may only take the server's last message; the second meets the end.
+        for _ in 0..<2 {
+            if PQconsumeInput(handle) == 0 { return true }
+        }
+        return PQstatus(handle) == CONNECTION_BAD
+    }
+
+    /// Logs statements sent together, each with the time from `start` to the end of all.
+    private func logSent(_ statements: [PreparedCall], since start: ContinuousClock.Instant) {
+        guard let log, log.isEnabled else { return }
+        let duration = ContinuousClock.now - start
+        for (index, call) in statements.enumerated() {
+            let sql = index == statements.count - 1 ? call.sql + "; COMMIT" : call.sql
+            let expanded = connectionString.scrub(PostgreSQLStatementText.expanding(sql, with: call.parameters))
+            log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: duration, evaluatedInMemory: logNote))
+        }
     }
 
     /// Calls `body` with a `send` function that queues a statement prepared by

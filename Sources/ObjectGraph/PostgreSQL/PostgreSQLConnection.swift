@@ -250,42 +250,6 @@ final class PostgreSQLConnection {
         }
     }
 
-    /// Runs `sql`, then `COMMIT`, sent together in libpq's pipeline mode: one round trip
-    /// instead of two. It ends the transaction open on the connection (``transaction(_:_:)``
-    /// sees it ended and commits nothing more), and is how a save ends: what `sql` locks (the
-    /// history clock) is held only while the server runs it and commits, never across a round
-    /// trip to the client.
-    ///
-    /// - Returns: `sql`'s result.
-    /// - Throws: `sql`'s error (the transaction is then failed, and rolled back by
-    ///   ``transaction(_:_:)``); an error of the `COMMIT`; or
-    ///   ``ObjectGraphError/connectionLost(server:database:message:)``, which here means the
-    ///   outcome is unknown.
-    @discardableResult
-    func executeAndCommit(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(ObjectGraphError) -> PostgreSQLResult {
-        let handle = try liveHandle()
-        precondition(deferredBegin != nil || PQtransactionStatus(handle) == PQTRANS_INTRANS, "executeAndCommit ends an open, healthy transaction")
-        let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID.rawValue))
-        return try timed(sql + "; COMMIT", parameters) { () throws(ObjectGraphError) -> PostgreSQLResult in
-            let name = try preparedName(for: key, on: handle)
-            let begin = deferredBegin
-            deferredBegin = nil
-            let results = try withParameters(parameters) { (values, lengths, formats) throws(ObjectGraphError) -> [PostgreSQLResult] in
-                let statements: [(sql: String, send: () -> Int32)] = [
-                    (sql, { PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1) }),
-                    ("COMMIT", { PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) }),
-                ]
-                guard let begin else { return try pipeline(statements, on: handle) }
-                return Array(try pipeline([(begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) })] + statements, on: handle).dropFirst())
-            }
-            if results[1].commandStatus != "COMMIT" {
-                throw .postgreSQL(server: origin.server, database: origin.database, code: "25P02",
-                                  message: "the transaction had failed and was rolled back: nothing of it was written")
-            }
-            return results[0]
-        }
-    }
-
     /// The connection's handle, once the answer to a `COMMIT` sent earlier is read; with
     /// `beginning`, once a deferred `BEGIN` is sent (for statements that do not take it along).
     func liveHandle(beginning: Bool = false) throws(ObjectGraphError) -> OpaquePointer {

@@ -58,13 +58,20 @@ enum PostgreSQLHistoryClock {
         on connection: PostgreSQLConnection, recording historyInsert: String, _ parameters: [PostgreSQLValue] = [],
         notifying channel: String?
     ) throws(ObjectGraphError) -> Int64 {
+        let last = statement(recording: historyInsert, parameters, notifying: channel)
+        return try token(from: connection.executeAndCommit(last.sql, last.parameters), on: connection)
+    }
+
+    /// The statement ``commit(on:recording:_:notifying:)`` sends before `COMMIT`, and its
+    /// parameters: for a save that sends it with others (see ``PostgreSQLConnection/executeAndCommit(_:)-([PreparedCall])``),
+    /// and reads its token from the result with ``token(from:on:)``.
+    static func statement(
+        recording historyInsert: String, _ parameters: [PostgreSQLValue], notifying channel: String?
+    ) -> (sql: String, parameters: [PostgreSQLValue]) {
         let prefix = "WITH clock AS (\(advanceSQL)), recorded AS (\(historyInsert)) SELECT token"
-        guard let channel else {
-            return try token(from: connection.executeAndCommit("\(prefix) FROM clock", parameters), on: connection)
-        }
+        guard let channel else { return ("\(prefix) FROM clock", parameters) }
         let channelPlaceholder = SQLDialect.postgreSQL.placeholder(parameters.count + 1)
-        let sql = "\(prefix), pg_notify(\(channelPlaceholder), token::text) FROM clock"
-        return try token(from: connection.executeAndCommit(sql, parameters + [.text(channel)]), on: connection)
+        return ("\(prefix), pg_notify(\(channelPlaceholder), token::text) FROM clock", parameters + [.text(channel)])
     }
 
     /// Takes the next token for the transaction open on `connection`, and holds the clock until
@@ -83,7 +90,8 @@ enum PostgreSQLHistoryClock {
         try token(from: connection.execute(currentSQL), on: connection)
     }
 
-    private static func token(from result: PostgreSQLResult, on connection: PostgreSQLConnection) throws(ObjectGraphError) -> Int64 {
+    /// The token in the result of ``statement(recording:_:notifying:)``.
+    static func token(from result: PostgreSQLResult, on connection: PostgreSQLConnection) throws(ObjectGraphError) -> Int64 {
         guard result.rowCount == 1, let token = try result.int64(row: 0, column: 0) else {
             throw .postgreSQL(server: connection.origin.server, database: connection.origin.database, code: "P0002",
                               message: "the history state \(HistorySQL.stateTableName) has no row; the database was changed by hand")

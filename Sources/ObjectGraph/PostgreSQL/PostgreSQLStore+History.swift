@@ -26,12 +26,18 @@ extension PostgreSQLStore {
             try PostgreSQLStoreOpening.lockStore(on: adapter)
             let (result, pending) = try body(adapter)
             guard recordsHistory, let pending, !pending.record.isEmpty else { return (result, nil) }
-            let token = try PostgreSQLHistoryClock.commit(
-                on: connection, recording: historySQL.insertTransactionFromClock,
-                [.text(pending.author), .double(Date().timeIntervalSince1970), .bytes(pending.record.encoded())],
-                notifying: wakesOtherWriters ? channel : nil)
-            return (result, token)
+            let last = historyStatement(pending)
+            return (result, try PostgreSQLHistoryClock.token(from: connection.executeAndCommit(last.sql, last.parameters), on: connection))
         }
+    }
+
+    /// The statement that ends a save: its history entry, the `NOTIFY` (when saves wake other
+    /// writers), and the token (see ``PostgreSQLHistoryClock``).
+    func historyStatement(_ pending: PendingHistory) -> (sql: String, parameters: [PostgreSQLValue]) {
+        PostgreSQLHistoryClock.statement(
+            recording: historySQL.insertTransactionFromClock,
+            [.text(pending.author), .double(Date().timeIntervalSince1970), .bytes(pending.record.encoded())],
+            notifying: wakesOtherWriters ? channel : nil)
     }
 
     /// The `NOTIFY` channel of the store: the database and schema, so that stores in other

@@ -137,6 +137,7 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
     func save(_ changes: StoreChanges, policy: MergePolicy) throws(ObjectGraphError) -> StoreSaveResult {
         for row in changes.inserted { try Self.checkStorable(row.slots.enumerated().lazy.map { ($0.offset, $0.element) }, of: row.id.entity) }
         for update in changes.updated { try Self.checkStorable(update.changes.lazy.map { ($0.key, $0.value) }, of: update.id.entity) }
+        if let saved = try savedInOnePipeline(changes) { return saved }
         return try writeSave(changes, policy: policy)
     }
 

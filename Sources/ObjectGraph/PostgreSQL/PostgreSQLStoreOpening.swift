@@ -77,6 +77,10 @@ struct PostgreSQLStoreOpening {
         }
     }
 
+    /// The statement of ``lockStore(on:)``.
+    static let lockSQL = "SELECT pg_advisory_xact_lock(hashtextextended('objectgraph ' || current_database() || '.' || coalesce(current_schema(), ''), 0)), "
+        + "set_config('\(HistorySQL.writerSetting)', 'on', true)"
+
     /// Takes the store's lock for the rest of the transaction open on `connection`: every
     /// writer of the store (a save, a batch, a migration, in any process) takes it first, so
     /// that they take turns. A transaction-scoped advisory lock named after the database and
@@ -85,9 +89,7 @@ struct PostgreSQLStoreOpening {
     /// The same statement marks the transaction as the store's own (``HistorySQL/writerSetting``,
     /// until it ends), so that its writes are not counted as another program's.
     static func lockStore(on connection: PostgreSQLStoreConnection) throws(ObjectGraphError) {
-        let statement = try connection.statement(
-            "SELECT pg_advisory_xact_lock(hashtextextended('objectgraph ' || current_database() || '.' || coalesce(current_schema(), ''), 0)), "
-                + "set_config('\(HistorySQL.writerSetting)', 'on', true)")
+        let statement = try connection.statement(lockSQL)
         defer { statement.reset() }
         _ = try statement.step()
     }

@@ -88,6 +88,8 @@ struct PostgreSQLStoreSmallSaveTests {
                 try scenario.writerContext.save()
             }
             let staleContext = scenario.staleContext
+            let logged = QuerySQLLogTests.Collected()
+            scenario.stale.sqlLogHandler = { logged.append($0) }
             let outcome: Result<Void, ObjectGraphError> = staleContext.performAndWait {
                 staleContext.mergePolicy = policy
                 scenario.staleCard.title = "stale"
@@ -99,6 +101,12 @@ struct PostgreSQLStoreSmallSaveTests {
                     return .failure(error as? ObjectGraphError ?? .storeClosed(path: "\(error)"))
                 }
             }
+            scenario.stale.sqlLogHandler = nil
+            // The checked UPDATE found the newer version; then the save read the row to resolve.
+            let statements = logged.all.map(\.sql)
+            let checked = statements.firstIndex { $0.contains("UPDATE \"Card\"") && $0.contains("AND version") }
+            let read = statements.firstIndex { $0.hasPrefix("SELECT") && $0.contains("FROM \"Card\"") }
+            #expect(checked != nil && read != nil && checked! < read!, "\(statements)")
             let saved = try scenario.writer.history.transactions(after: scenario.start).count
             switch policy {
             case .error:
