@@ -10,7 +10,9 @@ import Testing
 @Suite("Concurrency: PostgreSQL history is read in commit order with no gaps",
        .enabled(if: PostgreSQLTestServer.isEnabled, "\(PostgreSQLTestServer.skipMessage)"))
 struct ConcurrencyPostgreSQLHistoryOrderTests {
-    static let deadlockGuard: DispatchTime = .now() + .seconds(60)
+    /// A minute from now: each wait gets its own (a stored deadline, taken at first use, ran out
+    /// for tests that started later in a long, loaded run).
+    static var deadlockGuard: DispatchTime { .now() + .seconds(60) }
 
     /// A history table keyed by a sequence (the naive design) and one keyed by the clock.
     func createTables(_ connection: PostgreSQLConnection) throws {
