@@ -52,10 +52,7 @@ struct PostgreSQLStoreFailureTests {
                 }
                 outcome.update { $0 = result }
             }
-            let waiting = "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'"
-            #expect(PostgreSQLTestServer.eventually { (try? database.admin.execute(waiting, [.text(database.name)]).rowCount) == 1 })
-            let pid = try #require(try database.admin.execute(waiting, [.text(database.name)]).int64(row: 0, column: 0))
-            try database.terminate(backend: Int32(pid))
+            try database.terminateTheSessionWaitingForALock()
             #expect(group.wait(timeout: .now() + 30) == .success)
             guard case .failure(let error)? = outcome.get() else {
                 Issue.record("the save did not fail: \(String(describing: outcome.get()))")

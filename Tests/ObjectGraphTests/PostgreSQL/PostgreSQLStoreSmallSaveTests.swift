@@ -41,6 +41,14 @@ struct PostgreSQLStoreSmallSaveTests {
             start = try writer.history.currentToken()
         }
 
+        /// The first container renames the card and saves.
+        func saveWriterTitle(_ title: String) throws {
+            try writerContext.performAndWait {
+                writerCard.title = title
+                try writerContext.save()
+            }
+        }
+
         /// The card as the store holds it now, read by a fresh context.
         func stored() throws -> (title: String, rank: Int) {
             let fresh = writer.newBackgroundContext(name: "fresh")
@@ -83,10 +91,7 @@ struct PostgreSQLStoreSmallSaveTests {
         try PostgreSQLTestServer.withDatabase { database in
             let scenario = try Scenario(database: database)
             defer { scenario.close() }
-            try scenario.writerContext.performAndWait {
-                scenario.writerCard.title = "writer"
-                try scenario.writerContext.save()
-            }
+            try scenario.saveWriterTitle("writer")
             let staleContext = scenario.staleContext
             let logged = QuerySQLLogTests.Collected()
             scenario.stale.sqlLogHandler = { logged.append($0) }
@@ -140,10 +145,7 @@ struct PostgreSQLStoreSmallSaveTests {
         try PostgreSQLTestServer.withDatabase { database in
             let scenario = try Scenario(database: database)
             defer { scenario.close() }
-            try scenario.writerContext.performAndWait {
-                scenario.writerCard.title = "writer"
-                try scenario.writerContext.save()
-            }
+            try scenario.saveWriterTitle("writer")
             try scenario.staleContext.performAndWait {
                 scenario.staleCard.rank = 5
                 try scenario.staleContext.save()
@@ -184,10 +186,7 @@ struct PostgreSQLStoreSmallSaveTests {
                 }
                 outcome.update { $0 = result }
             }
-            let waiting = "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'"
-            #expect(PostgreSQLTestServer.eventually { (try? database.admin.execute(waiting, [.text(database.name)]).rowCount) == 1 })
-            let pid = try #require(try database.admin.execute(waiting, [.text(database.name)]).int64(row: 0, column: 0))
-            try database.terminate(backend: Int32(pid))
+            try database.terminateTheSessionWaitingForALock()
             #expect(group.wait(timeout: .now() + 30) == .success)
             guard case .failure(.connectionLost(let server, let name, _))? = outcome.get() else {
                 Issue.record("expected connectionLost, got \(String(describing: outcome.get()))")

@@ -113,6 +113,15 @@ struct TestDatabase {
         #expect(terminated == .bool(true), "pg_terminate_backend(\(pid)) did not end the session")
     }
 
+    /// Waits until one session of the database waits for a lock (a save a test holds with a
+    /// trigger), then ends it.
+    func terminateTheSessionWaitingForALock() throws {
+        let waiting = "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'"
+        #expect(PostgreSQLTestServer.eventually { (try? admin.execute(waiting, [.text(name)]).rowCount) == 1 })
+        let pid = try #require(try admin.execute(waiting, [.text(name)]).int64(row: 0, column: 0))
+        try terminate(backend: Int32(pid))
+    }
+
     /// Refuses (or again accepts) new connections to the database and ends the current ones:
     /// the database as clients see it while its server is down.
     func setAcceptingConnections(_ accepting: Bool) throws {
