@@ -14,12 +14,18 @@ import Foundation
 /// conflict): a conflict costs one pipeline and a rollback more, a save without one three
 /// round trips less.
 extension PostgreSQLStore {
+    /// The most updates a save sends in one pipeline: its statements stay prepared together
+    /// (well under ``PostgreSQLConnection/preparedStatementCacheSize``), and their answers
+    /// small while the client is still sending. Larger saves take the general path.
+    static let pipelinedUpdateLimit = 100
+
     /// Saves `changes` in one pipeline if they are attribute updates only (no inserts, deletes,
     /// relationships or values under a uniqueness constraint). `nil` if they are not, or if a
     /// row was not at the version its context read: then nothing was written, and the caller
     /// saves them the general way.
     func savedInOnePipeline(_ changes: StoreChanges) throws(ObjectGraphError) -> StoreSaveResult? {
-        guard pinned == nil, changes.inserted.isEmpty, changes.deleted.isEmpty, !changes.updated.isEmpty else { return nil }
+        guard pinned == nil, changes.inserted.isEmpty, changes.deleted.isEmpty,
+              (1...Self.pipelinedUpdateLimit).contains(changes.updated.count) else { return nil }
         var updates: [PostgreSQLCheckedUpdate] = []
         updates.reserveCapacity(changes.updated.count)
         for update in changes.updated {

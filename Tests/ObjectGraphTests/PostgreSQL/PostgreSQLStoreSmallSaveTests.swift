@@ -140,6 +140,33 @@ struct PostgreSQLStoreSmallSaveTests {
         }
     }
 
+    @Test("a save of two updates, one of which meets a newer version, writes neither under .error")
+    func conflictAmongSeveral() throws {
+        try PostgreSQLTestServer.withDatabase { database in
+            let scenario = try Scenario(database: database)
+            defer { scenario.close() }
+            let staleContext = scenario.staleContext
+            let second = try staleContext.performAndWait {
+                let card = Card(context: staleContext)
+                card.title = "second"
+                card.rank = 7
+                try staleContext.save()
+                return card
+            }
+            try scenario.saveWriterTitle("writer")
+            staleContext.performAndWait {
+                second.rank = 8
+                scenario.staleCard.title = "stale"
+                #expect(throws: ObjectGraphError.self) { try staleContext.save() }
+            }
+            let fresh = scenario.writer.newBackgroundContext(name: "check")
+            let stored = try fresh.performAndWait {
+                try fresh.fetch(FetchRequest<Card>(sortBy: [SortDescriptor(\.title)])).map { "\($0.title) \($0.rank)" }
+            }
+            #expect(stored == ["second 7", "writer 1"])
+        }
+    }
+
     @Test("an update of another property than the newer version changed is no conflict under .error: both changes are kept")
     func disjointChangesMerge() throws {
         try PostgreSQLTestServer.withDatabase { database in
