@@ -21,9 +21,15 @@ final class FetchStatementCache: @unchecked Sendable {  // `lock` protects `entr
         case uncacheable
     }
 
-    private struct Entry {
+    /// A class, so that a hit updates its use in place, without hashing the key again.
+    private final class Entry {
         var state: State
         var lastUse: UInt64
+
+        init(state: State, lastUse: UInt64) {
+            self.state = state
+            self.lastUse = lastUse
+        }
     }
 
     /// How many shapes are kept.
@@ -39,11 +45,9 @@ final class FetchStatementCache: @unchecked Sendable {  // `lock` protects `entr
     /// The confirmed statement of `key`, if there is one.
     func statement(for key: FetchShapeKey) -> PreparedFetch? {
         lock.withLock {
-            guard var entry = entries[key] else { return nil }
-            guard case .confirmed(let statement) = entry.state else { return nil }
+            guard let entry = entries[key], case .confirmed(let statement) = entry.state else { return nil }
             clock += 1
             entry.lastUse = clock
-            entries[key] = entry
             return statement
         }
     }
