@@ -62,13 +62,8 @@ struct FetchShapeCollector {
     }
 
     mutating func noteVariable(_ key: PredicateExpressions.VariableID) {
-        let number: Int
-        if let known = variableNumbers[key] {
-            number = known
-        } else {
-            number = variableNumbers.count
-            variableNumbers[key] = number
-        }
+        let number = variableNumbers[key, default: variableNumbers.count]
+        variableNumbers[key] = number
         variableOrder.append(number)
     }
 
