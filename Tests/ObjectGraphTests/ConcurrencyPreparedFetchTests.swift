@@ -42,6 +42,6 @@ struct ConcurrencyPreparedFetchTests {
         var request = FetchRequest<Content>(predicate: #Predicate { $0.name == "n1" }, sortBy: [SortDescriptor(\.rank)])
         request.includesSubentities = false
         let shape = try #require(FetchShape(request))
-        #expect(engine.fetchStatements.statement(for: shape.key) != nil)
+        #expect(engine.fetchStatements.statement(for: shape.key, values: []) != nil)
     }
 }

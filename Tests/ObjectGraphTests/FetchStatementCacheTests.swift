@@ -20,12 +20,14 @@ struct FetchStatementCacheTests {
         let key = Self.key(5)
         let first = try #require(Self.statement("SELECT ?1", [.integer(5)], values: [.integer(5)]))
         cache.record(key, values: [.integer(5)], text: SQLStatementText(sql: "SELECT ?1", bindings: [.integer(5)]), statement: first)
-        #expect(cache.statement(for: key) == nil)
+        #expect(cache.statement(for: key, values: [.integer(6)]) == nil)
+        // The candidate serves the values it was translated with.
+        #expect(cache.statement(for: key, values: [.integer(5)]) != nil)
         // The same values again prove nothing.
         cache.record(key, values: [.integer(5)], text: SQLStatementText(sql: "SELECT ?1", bindings: [.integer(5)]), statement: first)
-        #expect(cache.statement(for: key) == nil)
+        #expect(cache.statement(for: key, values: [.integer(6)]) == nil)
         cache.record(key, values: [.integer(6)], text: SQLStatementText(sql: "SELECT ?1", bindings: [.integer(6)]), statement: nil)
-        let confirmed = try #require(cache.statement(for: key))
+        let confirmed = try #require(cache.statement(for: key, values: [.integer(9)]))
         #expect(confirmed.text(binding: [.integer(9)]) == SQLStatementText(sql: "SELECT ?1", bindings: [.integer(9)]))
     }
 
@@ -36,10 +38,10 @@ struct FetchStatementCacheTests {
         let first = try #require(Self.statement("SELECT ?1", [.integer(5)], values: [.integer(5)]))
         cache.record(key, values: [.integer(5)], text: SQLStatementText(sql: "SELECT ?1", bindings: [.integer(5)]), statement: first)
         cache.record(key, values: [.integer(6)], text: SQLStatementText(sql: "SELECT ?1 + 1", bindings: [.integer(6)]), statement: nil)
-        #expect(cache.statement(for: key) == nil)
+        #expect(cache.statement(for: key, values: [.integer(7)]) == nil)
         #expect(cache.isUncacheable(key))
         cache.record(key, values: [.integer(7)], text: SQLStatementText(sql: "SELECT ?1", bindings: [.integer(7)]), statement: first)
-        #expect(cache.statement(for: key) == nil)
+        #expect(cache.statement(for: key, values: [.integer(7)]) == nil)
     }
 
     @Test("past its capacity the cache drops the shape used longest ago")
@@ -60,11 +62,11 @@ struct FetchStatementCacheTests {
         record(keys[0], 2)
         record(keys[1], 1)
         record(keys[1], 2)
-        #expect(cache.statement(for: keys[0]) != nil)  // used after keys[1]
+        #expect(cache.statement(for: keys[0], values: [.integer(3)]) != nil)  // used after keys[1]
         record(keys[2], 1)
         #expect(cache.count == 2)
         #expect(cache.state(of: keys[1]) == nil)
-        #expect(cache.statement(for: keys[0]) != nil)
+        #expect(cache.statement(for: keys[0], values: [.integer(3)]) != nil)
     }
 
     @Test("a statement is not separated from its values when a value is bound twice, not at all, or beside an equal fixed parameter")

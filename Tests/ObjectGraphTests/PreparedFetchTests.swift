@@ -22,7 +22,7 @@ struct PreparedFetchTests {
                 if step % 20 == 19 { try shapes.edit(view, saving: step % 40 != 39) }
                 let (request, text) = shapes.request()
                 let context = "\(flavor), seed \(seed) (OBJECTGRAPH_PREPARED_FETCH_SEEDS), step \(step): \(text)"
-                if !view.hasChanges, let shape = FetchShape(request), let cached = engine.fetchStatements.statement(for: shape.key) {
+                if !view.hasChanges, let shape = FetchShape(request), let cached = engine.fetchStatements.statement(for: shape.key, values: shape.values) {
                     reused += 1
                     let fresh = try view.uncachedStatement(request)
                     #expect(cached.text(binding: shape.values) == fresh, "\(context): the cached statement differs from a fresh translation")
@@ -50,7 +50,7 @@ struct PreparedFetchTests {
                     var request = makeRequest(value)
                     request.includesSubentities = false
                     let context = "\(flavor): \(String(describing: request.predicate)) with \(value)"
-                    if let shape = FetchShape(request), let cached = engine.fetchStatements.statement(for: shape.key) {
+                    if let shape = FetchShape(request), let cached = engine.fetchStatements.statement(for: shape.key, values: shape.values) {
                         #expect(cached.text(binding: shape.values) == (try view.uncachedStatement(request)), "\(context)")
                     }
                     try Self.checkAgainstMemory(request, in: view, context)
@@ -89,7 +89,7 @@ struct PreparedFetchTests {
                 #expect(try view.fetch(request(divisor)).count == 1)
             }
             let engine = try #require(view.coordinator.store.queryEngine)
-            #expect(engine.fetchStatements.statement(for: try #require(FetchShape(request(7))).key) != nil)
+            #expect(engine.fetchStatements.statement(for: try #require(FetchShape(request(7))).key, values: [.integer(7)]) != nil)
             for divisor in [0, 0] {
                 do {
                     _ = try view.fetch(request(divisor))

@@ -15,7 +15,7 @@ extension ManagedObjectContext {
     /// The objects of a fetch of `shape` through its cached statement; `nil` when the cache
     /// has none.
     func fetchPrepared<T: ManagedObject>(_ shape: FetchShape, engine: any StoreQueryEngine, as type: T.Type) throws -> [T]? {
-        guard let statement = engine.fetchStatements.statement(for: shape.key) else { return nil }
+        guard let statement = engine.fetchStatements.statement(for: shape.key, values: shape.values) else { return nil }
         noteReading([statement.entity])
         var objects: [T] = materializeAll(try engine.rows(statement.text(binding: shape.values), of: statement.entity))
         if statement.sortsByIDInMemory { Self.sortByObjectID(&objects) }

@@ -42,13 +42,21 @@ final class FetchStatementCache: @unchecked Sendable {  // `lock` protects `entr
         self.capacity = capacity
     }
 
-    /// The confirmed statement of `key`, if there is one.
-    func statement(for key: FetchShapeKey) -> PreparedFetch? {
+    /// The statement for a fetch of `key` with `values`: the confirmed one, or the candidate
+    /// when these are the values it was translated with (a shape without values, or the same
+    /// fetch again).
+    func statement(for key: FetchShapeKey, values: [PropertyValue]) -> PreparedFetch? {
         lock.withLock {
-            guard let entry = entries[key], case .confirmed(let statement) = entry.state else { return nil }
+            guard let entry = entries[key] else { return nil }
+            let found: PreparedFetch
+            switch entry.state {
+            case .confirmed(let statement): found = statement
+            case .candidate(let statement, let translatedValues) where translatedValues == values: found = statement
+            case .candidate, .uncacheable: return nil
+            }
             clock += 1
             entry.lastUse = clock
-            return statement
+            return found
         }
     }
 
