@@ -72,6 +72,26 @@ struct PreparedFetchTests {
         #expect(some.key != none.key)
     }
 
+    @Test("a sorted page with no predicate takes its statement from the cache after its first fetch", arguments: StoreFlavor.persistent)
+    func pageWithoutValues(flavor: StoreFlavor) throws {
+        let container = try flavor.makeContainer(model: QueryModel.model)
+        let view = container.viewContext
+        let engine = try #require(view.coordinator.store.queryEngine)
+        var generator = SeededGenerator(seed: 11)
+        try view.performAndWait {
+            try QueryStoreFiller.fill(view, strings: QueryModel.strings(on: flavor), using: &generator)
+            try view.save()
+            var page = FetchRequest<QueryItem>(sortBy: [SortDescriptor(\.int)])
+            page.fetchLimit = 5
+            page.includesSubentities = false
+            let shape = try #require(FetchShape(page))
+            #expect(engine.fetchStatements.statement(for: shape.key, values: []) == nil)
+            try Self.checkAgainstMemory(page, in: view, "\(flavor): first page")
+            #expect(engine.fetchStatements.statement(for: shape.key, values: []) != nil)
+            try Self.checkAgainstMemory(page, in: view, "\(flavor): first page again")
+        }
+    }
+
     @Test("a predicate that traps throws the same typed error after its shape is cached", arguments: StoreFlavor.persistent)
     func trapAfterCaching(flavor: StoreFlavor) throws {
         let container = try flavor.makeContainer(model: QueryModel.model)
