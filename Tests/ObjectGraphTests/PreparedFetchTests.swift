@@ -37,13 +37,9 @@ struct PreparedFetchTests {
     @Test("a value the translation branches on (nil, NaN, a zero, an empty string, a Bool) never reuses another value's statement",
           arguments: StoreFlavor.persistent)
     func valueDependentShapes(flavor: StoreFlavor) throws {
-        let container = try flavor.makeContainer(model: QueryModel.model)
+        let (container, engine) = try Self.filledStore(flavor, seed: 7)
         let view = container.viewContext
-        let engine = try #require(view.coordinator.store.queryEngine)
-        var generator = SeededGenerator(seed: 7)
         try view.performAndWait {
-            try QueryStoreFiller.fill(view, strings: QueryModel.strings(on: flavor), using: &generator)
-            try view.save()
             func run<V>(_ values: [V], _ makeRequest: (V) -> FetchRequest<QueryItem>) throws {
                 // Two ordinary values first, so that the shape's statement is confirmed.
                 for value in values {
@@ -74,13 +70,9 @@ struct PreparedFetchTests {
 
     @Test("a sorted page with no predicate takes its statement from the cache after its first fetch", arguments: StoreFlavor.persistent)
     func pageWithoutValues(flavor: StoreFlavor) throws {
-        let container = try flavor.makeContainer(model: QueryModel.model)
+        let (container, engine) = try Self.filledStore(flavor, seed: 11)
         let view = container.viewContext
-        let engine = try #require(view.coordinator.store.queryEngine)
-        var generator = SeededGenerator(seed: 11)
         try view.performAndWait {
-            try QueryStoreFiller.fill(view, strings: QueryModel.strings(on: flavor), using: &generator)
-            try view.save()
             var page = FetchRequest<QueryItem>(sortBy: [SortDescriptor(\.int)])
             page.fetchLimit = 5
             page.includesSubentities = false
@@ -121,6 +113,18 @@ struct PreparedFetchTests {
             }
             try Self.checkAgainstMemory(request(0), in: view, "\(flavor): int / 0")
         }
+    }
+
+    /// A container of `flavor` with saved items, and its store's query engine.
+    static func filledStore(_ flavor: StoreFlavor, seed: UInt64) throws -> (PersistentContainer, any StoreQueryEngine) {
+        let container = try flavor.makeContainer(model: QueryModel.model)
+        let view = container.viewContext
+        var generator = SeededGenerator(seed: seed)
+        try view.performAndWait {
+            try QueryStoreFiller.fill(view, strings: QueryModel.strings(on: flavor), using: &generator)
+            try view.save()
+        }
+        return (container, try #require(view.coordinator.store.queryEngine))
     }
 
     /// The fetch agrees with the in-memory path (same objects in the same order), or both fail
