@@ -1,7 +1,7 @@
 import Foundation
 
 /// What decides the text of a fetch's statement (see ``FetchShape``).
-struct FetchShapeKey: Hashable, @unchecked Sendable {  // key paths are immutable; AnyKeyPath is not marked Sendable
+struct FetchShapeKey: Hashable {
     /// One sort descriptor.
     struct Sort: Hashable {
         let keyPath: AnyKeyPath
