@@ -19,9 +19,11 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         checkQueue("fetch(_:) of \(T.self)")
         return try namingEntity(of: request) {
+            let prepared = preparedFetchShape(request)
+            if let (shape, engine) = prepared, let objects = try fetchPrepared(shape, engine: engine, as: T.self) { return objects }
             let plan = try makePlan(request)
             guard let engine = plan.engine else { return try fetchInMemory(request) }
-            return try fetchObjects(plan, engine: engine)
+            return try fetchObjects(plan, engine: engine, shape: prepared?.0)
         }
     }
 
@@ -117,18 +119,17 @@ extension ManagedObjectContext {
 
     // MARK: Running a plan
 
-    private func fetchObjects<T: ManagedObject>(_ plan: FetchPlan<T>, engine: any StoreQueryEngine) throws -> [T] {
+    private func fetchObjects<T: ManagedObject>(_ plan: FetchPlan<T>, engine: any StoreQueryEngine, shape: FetchShape?) throws -> [T] {
         let request = plan.request
         var query = plan.storeQuery
         let window = windowInSQL(plan, query: &query)
         let sortsByIDInMemory = dropOrderByID(&query)
+        if let shape {
+            recordPreparedFetch(shape, plan: plan, query: query, windowIsComplete: window.isComplete, sortsByIDInMemory: sortsByIDInMemory, engine: engine)
+        }
         if engine.isLogging { query.evaluatedInMemory = plan.predicate.inMemoryParts.map(\.description) }
         noteReading(query.entities)
-        let rows = try engine.rows(matching: query)
-        var objects: [T] = []
-        objects.reserveCapacity(rows.count + plan.memoryObjects.count)
-        registry.reserveCapacity(registry.count + rows.count)
-        for row in rows { objects.append(unsafeDowncast(materialize(row), to: T.self)) }
+        var objects: [T] = materializeAll(try engine.rows(matching: query))
         if !plan.predicate.isExact {
             objects = try objects.filter { try request.matches($0) }
         }
@@ -153,14 +154,14 @@ extension ManagedObjectContext {
     /// is cut in SQL: SQLite then picks the best index for the predicate instead of walking the
     /// table in key order to spare a sort, and the rows are put in ID order in memory (cheap:
     /// only what the fetch returns). Returns whether it did.
-    private func dropOrderByID(_ query: inout StoreQuery) -> Bool {
+    func dropOrderByID(_ query: inout StoreQuery) -> Bool {
         guard let keys = query.sortKeys, keys.isEmpty, query.limit == nil, query.offset == 0, query.after == nil else { return false }
         query.sortKeys = nil
         return true
     }
 
     /// Puts as much of the request's window into `query` as SQL can take, and says what is left.
-    private func windowInSQL<T>(_ plan: FetchPlan<T>, query: inout StoreQuery) -> WindowInSQL {
+    func windowInSQL<T>(_ plan: FetchPlan<T>, query: inout StoreQuery) -> WindowInSQL {
         let limit = plan.request.fetchLimit
         let offset = plan.request.fetchOffset
         guard plan.windowRunsInSQL else { return WindowInSQL(limit: limit, offset: offset, isInSQL: false, isComplete: false) }

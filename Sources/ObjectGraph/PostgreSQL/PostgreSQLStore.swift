@@ -37,6 +37,8 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
     let model: ObjectModel
     let schema: SQLSchema
     let sqlLog = SQLLog()
+    /// The statements of the fetch shapes run on this store; the schema is fixed for its life.
+    let fetchStatements = FetchStatementCache()
     let decodedRowCount = DecodedRowCounter()
     /// Whether saves and batches write persistent history (off for a migration's store).
     let recordsHistory: Bool

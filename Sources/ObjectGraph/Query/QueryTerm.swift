@@ -37,6 +37,8 @@ protocol TranslatableExpression {
     var subexpressions: [any PredicateExpression] { get }
     /// The variable this node binds for its subexpressions (`flatMap`, `contains(where:)`).
     var boundVariable: PredicateExpressions.VariableID? { get }
+    /// Adds this node to a fetch's shape (see ``FetchShape``); `false` if it has none.
+    func collectShape(into collector: inout FetchShapeCollector) -> Bool
 }
 
 extension TranslatableExpression {

@@ -46,4 +46,10 @@ protocol StoreQueryEngine: AnyObject, Sendable {
     var isLogging: Bool { get }
     /// The SQL the store runs: what a translation can leave to it.
     var dialect: SQLDialect { get }
+    /// The statements of the fetch shapes the store has run (see ``FetchShape``).
+    var fetchStatements: FetchStatementCache { get }
+    /// The statement ``rows(matching:)`` runs for `query`, when it is one statement.
+    func rowsStatement(_ query: StoreQuery) -> SQLStatementText?
+    /// The rows of `entity` that `statement` (made by ``rowsStatement(_:)``) selects, in its order.
+    func rows(_ statement: SQLStatementText, of entity: EntityDescription) throws(ObjectGraphError) -> [StoredRow]
 }

@@ -7,11 +7,21 @@ extension SQLStore {
 
     var dialect: SQLDialect { schema.dialect }
 
+    func rowsStatement(_ query: StoreQuery) -> SQLStatementText? { queryBuilder.rows(query) }
+
+    func rows(_ statement: SQLStatementText, of entity: EntityDescription) throws(ObjectGraphError) -> [StoredRow] {
+        try withReadConnection { connection throws(ObjectGraphError) -> [StoredRow] in try rows(statement, of: entity, on: connection) }
+    }
+
+    private func rows(_ text: SQLStatementText, of entity: EntityDescription, note: [String] = [], on connection: Connection) throws(ObjectGraphError) -> [StoredRow] {
+        let mapping = try mapping(for: entity)
+        return try run(text, on: connection, note: note) { statement throws(ObjectGraphError) in try readRow(statement, mapping) }
+    }
+
     func rows(matching query: StoreQuery) throws(ObjectGraphError) -> [StoredRow] {
         try withReadConnection { connection throws(ObjectGraphError) -> [StoredRow] in
             if let text = queryBuilder.rows(query) {
-                let mapping = try mapping(for: query.entities[0])
-                return try run(text, on: connection, note: query.evaluatedInMemory) { statement throws(ObjectGraphError) in try readRow(statement, mapping) }
+                return try rows(text, of: query.entities[0], note: query.evaluatedInMemory, on: connection)
             }
             // Rows of several entities have several layouts: find them, then read each by key.
             return try connection.readTransaction { () throws(ObjectGraphError) -> [StoredRow] in

@@ -46,6 +46,8 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
     let path: String
     let model: ObjectModel
     let schema: SQLSchema
+    /// The statements of the fetch shapes run on this store; the schema is fixed for its life.
+    let fetchStatements = FetchStatementCache()
     /// Whether saves and batches write persistent history (see SQLiteStore+History.swift).
     /// Off for a migration's store.
     let recordsHistory: Bool
