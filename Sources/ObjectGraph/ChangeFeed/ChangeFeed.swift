@@ -36,6 +36,8 @@ final class ChangeFeed: @unchecked Sendable {
     /// Where the feed started: until it moves, there is nothing to record.
     private let startToken: Int64
     private let queue = DispatchQueue(label: "ObjectGraph.changeFeed")
+    /// Set on `queue` only: tells ``close()`` whether it runs there.
+    private let queueMark = DispatchSpecificKey<Void>()
     private let store: any SharedStore
     /// Made on the feed's queue, at its first look.
     private var watcher: (any StoreChangeWatcher)?
@@ -77,6 +79,7 @@ final class ChangeFeed: @unchecked Sendable {
         }
         position = FeedPosition(state: state, ownWrites: writes)
         startToken = state.lastToken
+        queue.setSpecific(key: queueMark, value: ())
     }
 
     /// Starts listening and looking, on the feed's queue; the container's contexts exist from
@@ -157,16 +160,32 @@ final class ChangeFeed: @unchecked Sendable {
     }
 
     /// Stops following and forgets the container's progress. Idempotent; from any thread.
+    ///
+    /// Once it returns, the container is no longer listed as a reader: a record of its progress
+    /// under way on the feed's queue finishes first, and the reader is removed after it.
     func close() {
         lock.lock()
-        let (wasFollowing, timer, watcher, listened, wasRecorded) = (phase == .following, timer, watcher, isListening, recorded != nil)
+        let (wasFollowing, timer, watcher, listened) = (phase == .following, timer, watcher, isListening)
         phase = .closed
         lock.unlock()
         guard wasFollowing else { return }
         timer?.cancel()
         if listened { channel?.stopListening() }
-        if wasRecorded { try? store.removeReader(named: readerName) }
+        onQueue {
+            // Records check the phase first, so none starts after this.
+            if lock.withLock({ recorded != nil }) { try? store.removeReader(named: readerName) }
+        }
         watcher?.close()
+    }
+
+    /// Runs `work` on the feed's queue and waits for it; inline when already there (a
+    /// coordinator released by the feed's own work closes the feed on its queue).
+    private func onQueue(_ work: () -> Void) {
+        if DispatchQueue.getSpecific(key: queueMark) != nil {
+            work()
+        } else {
+            queue.sync(execute: work)
+        }
     }
 
     /// Runs a check now and waits for it: for tests and benchmarks that must not wait for the
