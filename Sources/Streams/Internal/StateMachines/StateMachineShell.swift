@@ -49,6 +49,10 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// the lock) until the holder gives it up (without the lock) or reports (under it); marked
     /// with work, under the lock, by an event that left work for that holder.
     @usableFromInline final let holder = AtomicDeliveryTurn(.idle)
+    /// The machine's per-value state while it is lent (``DownstreamStateMachine/lendState()``):
+    /// set under the lock when the turn opens; then only the thread holding the turn touches it,
+    /// without the lock, until it is taken back under the lock (`StateMachineShell+Lent.swift`).
+    @usableFromInline @exclusivity(unchecked) final var lent: Machine.LentState?
 
     @inlinable
     package init(machine: Machine, downstream: Downstream, makeOutput: @escaping (Machine.Value) -> Downstream.Input) {
@@ -70,7 +74,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inline(__always)
     package final func update(_ event: (inout Machine) -> Action) {
         lock.lock()
-        let action = Self.run(event, on: &machine, holder: holder)
+        let action = Self.run(event, on: &machine, lent: &lent, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         carryOut(action, target: target)
@@ -92,7 +96,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     final func receiveLocked(_ event: (inout Machine) -> Action, from caller: Int) -> Subscribers.Demand {
-        let action = Self.run(event, on: &machine, holder: holder)
+        let action = Self.run(event, on: &machine, lent: &lent, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         return carryOut(action, target: target, caller: caller)
@@ -120,7 +124,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
             let (eventResult, eventAction) = event(&machine)
             result = eventResult
             return eventAction
-        }, on: &machine, holder: holder)
+        }, on: &machine, lent: &lent, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         carryOut(action, target: target)
@@ -135,24 +139,42 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// turn free instead of leaving work for a holder that has gone. Last, settles the holder.
     @inlinable
     @inline(__always)
-    static func run(_ event: (inout Machine) -> Action, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
-        close(&machine, holder: holder)
+    static func run(
+        _ event: (inout Machine) -> Action, on machine: inout Machine, lent: inout Machine.LentState?, holder: borrowing AtomicDeliveryTurn
+    ) -> Action {
+        close(&machine, lent: &lent, holder: holder)
         if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
         // The event's action as it is: nothing to merge it into yet (see `adopt`).
         var action = event(&machine)
-        if case .value? = action.signal { holder.takeKnowingIdle() }
+        let handedOutValue = if case .value? = action.signal { true } else { false }
+        if handedOutValue { holder.takeKnowingIdle() }
         settleHolder(of: &machine, holder: holder, action: &action)
-        open(&machine, holder: holder, handedOut: action.signal)
+        open(&machine, lent: &lent, holder: holder, handedOutValue: handedOutValue)
         return action
     }
 
     /// First step of a section that reads or changes the machine's turn or demand: an open turn
     /// is closed, and the machine learns of a holder that took its turn without the lock (see
-    /// `AtomicDeliveryTurn+Open.swift`).
+    /// `AtomicDeliveryTurn+Open.swift`). A machine that lends its state takes it back from an
+    /// open turn; a holder keeps it, and is marked to report and hand it back under the lock
+    /// (see `StateMachineShell+Lent.swift`).
     @inlinable
     @inline(__always)
-    static func close(_ machine: inout Machine, holder: borrowing AtomicDeliveryTurn) {
-        if Machine.mayHandOutValuesUnchanged, holder.close() { machine.holderTookValueUnannounced() }
+    static func close(_ machine: inout Machine, lent: inout Machine.LentState?, holder: borrowing AtomicDeliveryTurn) {
+        guard Machine.mayHandOutValuesUnchanged else { return }
+        guard Machine.lendsState else {
+            if holder.close() { machine.holderTookValueUnannounced() }
+            return
+        }
+        switch holder.closeMarkingHolder() {
+        case .wasOpen:
+            let action = machine.takeBackState(lent.take().unsafelyUnwrapped)
+            assert(action.isEmpty, "StateMachineShell.close: work arrived while the turn was open")
+        case .hadUnlockedHolder:
+            machine.holderTookValueUnannounced()
+        case .neither:
+            break
+        }
     }
 
     /// Last step of such a section: if the machine would only hand out any value once its turn
@@ -161,13 +183,15 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// it asked for nothing more; the next section that closes the turn tells it otherwise).
     @inlinable
     @inline(__always)
-    static func open(_ machine: inout Machine, holder: borrowing AtomicDeliveryTurn, handedOut signal: DownstreamSignal<Machine.Value, Machine.Failure>?) {
+    static func open(_ machine: inout Machine, lent: inout Machine.LentState?, holder: borrowing AtomicDeliveryTurn, handedOutValue: Bool) {
         guard Machine.mayHandOutValuesUnchanged, machine.handsOutValuesUnchanged else { return }
-        if case .value? = signal {
+        if handedOutValue {
             guard !machine.holderMustReport else { return }
             machine.holderLeftAskingNothing()
+            if Machine.lendsState { lent = machine.lendState() }
             holder.holdUnlocked()
         } else if machine.deliveryTurn == .idle {
+            if Machine.lendsState { lent = machine.lendState() }
             holder.open()
         }
     }
@@ -176,16 +200,23 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// another value, and gives it up otherwise.
     @inlinable
     @inline(__always)
-    static func report(_ more: Subscribers.Demand, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
-        close(&machine, holder: holder)
+    static func report(
+        _ more: Subscribers.Demand, on machine: inout Machine, lent: inout Machine.LentState?, holder: borrowing AtomicDeliveryTurn
+    ) -> Action {
+        close(&machine, lent: &lent, holder: holder)
         holder.collectWork()
-        var action = machine.didDeliver(requesting: more)
-        if case .value? = action.signal {} else {
+        // The holder hands back what was lent to it; what arrived meanwhile is replayed with its
+        // turn still held, so it only waits for this report's hand-out or ends behind it.
+        var action = Machine.lendsState && lent != nil ? machine.takeBackState(lent.take().unsafelyUnwrapped) : .none
+        assert(action.signal == nil, "StateMachineShell.report: a replay handed out a signal while the turn was held")
+        action.append(machine.didDeliver(requesting: more))
+        let handedOutValue = if case .value? = action.signal { true } else { false }
+        if !handedOutValue {
             // Under the lock nobody else marks the mirror: this gives it up.
             _ = holder.giveUpIfNothingLeft()
         }
         settleHolder(of: &machine, holder: holder, action: &action)
-        open(&machine, holder: holder, handedOut: action.signal)
+        open(&machine, lent: &lent, holder: holder, handedOutValue: handedOutValue)
         return action
     }
 
@@ -223,7 +254,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     package final func cancel() {
         lock.lock()
-        Self.close(&machine, holder: holder)
+        Self.close(&machine, lent: &lent, holder: holder)
         let action = machine.cancel()
         let released = holder.leaveForHolder() ? nil : downstream.take()
         unlockReleasingDiscards()
@@ -289,7 +320,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     final func reportUnderLock(_ more: Subscribers.Demand) -> (Action, Downstream?) {
         lock.lock()
-        let action = Self.report(more, on: &machine, holder: holder)
+        let action = Self.report(more, on: &machine, lent: &lent, holder: holder)
         let target = takeTarget(for: action.signal)
         let cancelled = machine.deliveryTurn == .ended ? downstream.take() : nil
         unlockReleasingDiscards()
@@ -298,7 +329,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     }
 
     /// The holder gives the turn up after a delivery for which downstream asked nothing, unless
-    /// work was left for it; to open, if it may (see ``open(_:holder:handedOut:)``).
+    /// work was left for it; to open, if it may (see ``open(_:lent:holder:handedOutValue:)``).
     @inlinable
     @inline(__always)
     static func giveUpAskingNothing(_ holder: borrowing AtomicDeliveryTurn) -> Bool {
