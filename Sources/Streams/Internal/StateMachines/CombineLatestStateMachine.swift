@@ -171,7 +171,11 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     @inlinable
     package mutating func cancel() -> Action {
         queue.cancel()
-        inbox?.removeAll(into: &queue.discards)
+        if inbox != nil {
+            // Upstreams that completed meanwhile are not cancelled, as they would not have been.
+            for index in inbox!.completedUpstreams { slots[index].link = nil }
+            inbox!.removeAll(into: &queue.discards)
+        }
         return Action(cancellations: releaseLinks())
     }
 

@@ -31,6 +31,13 @@ package struct LentInbox<Element, Failure: Error> {
         events.append(.completion(completion, at: index))
     }
 
+    /// The positions of the upstreams whose completion is kept: they finished before anything
+    /// that comes now, so a cancel now leaves them alone.
+    @usableFromInline
+    package var completedUpstreams: [Int] {
+        events.elements.compactMap { if case .completion(_, let index) = $0 { index } else { nil } }
+    }
+
     /// Lets every value kept go, into `discards`.
     @inlinable
     package mutating func removeAll(into discards: inout Discards) {

@@ -9,7 +9,7 @@ extension StateMachineShell where Machine: IndexedUpstreamsStateMachine {
     /// state: it moves it out of the machine into ``lent``
     /// (``DownstreamStateMachine/lendState()``), and whoever holds the turn owns it:
     /// - **L1. Who touches ``lent``.** Only a section under the lock that finds the turn open
-    ///   (nobody holds it, so nobody touches the state: ``close(_:lent:holder:)`` takes it back),
+    ///   (nobody holds it, so nobody touches the state: ``close(_:lending:holder:)`` takes it back),
     ///   and the thread that holds the turn, which took it from open with one compare-and-swap
     ///   (here) or was made an unlocked holder by the section that lent (`open`), until that
     ///   thread hands it back in its report under the lock (`report`). The turn's mirror moves
@@ -18,11 +18,14 @@ extension StateMachineShell where Machine: IndexedUpstreamsStateMachine {
     ///   each owner's accesses before the next owner's.
     /// - **L2. The machine leaves it alone while lent.** The machine's copy is empty and it
     ///   keeps an inbox: a value or a completion that reaches it under the lock meanwhile goes
-    ///   into that inbox, untouched. ``close(_:lent:holder:)`` marks an unlocked holder with
+    ///   into that inbox, untouched. ``close(_:lending:holder:)`` marks an unlocked holder with
     ///   work (``AtomicDeliveryTurn/closeMarkingHolder()``) and tells the machine its turn is
     ///   held, so the holder's give-up fails and it must report, and the machine hands out
     ///   nothing meanwhile (its turn is held). Cancelling ends the machine and lets the inbox go
-    ///   at once; what was lent goes when it comes back, after unlocking (rule 9).
+    ///   at once; what was lent goes when it comes back, after unlocking (rule 9). Requests and
+    ///   cancels do not wait: they need only what the machine keeps (demand, links), and
+    ///   demand is unlimited while lent. A cancel leaves alone an upstream whose completion waits
+    ///   in the inbox (cancelling it would change nothing: it has finished).
     /// - **L3. The hand-back replays the inbox in order, the holder's turn still held.** Each
     ///   event does then exactly what it would have done on arrival with the turn held, since
     ///   nothing else happened to the per-value state meanwhile but the holder's own value,

@@ -32,20 +32,20 @@ extension StateMachineShell where Machine: IndexedUpstreamsStateMachine {
     @inline(__always)
     final func receiveCombining(taking slot: inout Machine.Element?, at index: Int) -> Subscribers.Demand {
         lock.lock()
-        Self.close(&machine, lent: &lent, holder: holder)
+        Self.close(&machine, lending: self, holder: holder)
         if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
         switch machine.receiveSteadily(taking: &slot, at: index) {
         case .declined:
             return receiveLocked({ $0.receive(taking: &slot, at: index) }, from: index)
         case .kept:
-            Self.open(&machine, lent: &lent, holder: holder, handedOutValue: false)
+            Self.open(&machine, lending: self, holder: holder, handedOutValue: false)
             assert(!machine.hasDiscards, "StateMachineShell.receiveCombining: a steady machine discarded a value")
             lock.unlock()
             return Subscribers.Demand.none
         case .handedOut(let value):
             holder.takeKnowingIdle()
             let target = downstream
-            Self.open(&machine, lent: &lent, holder: holder, handedOutValue: true)
+            Self.open(&machine, lending: self, holder: holder, handedOutValue: true)
             assert(!machine.hasDiscards, "StateMachineShell.receiveCombining: a steady machine discarded a value")
             lock.unlock()
             return deliverHolding(value, to: consume target, caller: index)

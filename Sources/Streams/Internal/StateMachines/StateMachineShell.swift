@@ -74,7 +74,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inline(__always)
     package final func update(_ event: (inout Machine) -> Action) {
         lock.lock()
-        let action = Self.run(event, on: &machine, lent: &lent, holder: holder)
+        let action = Self.run(event, on: &machine, lending: self, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         carryOut(action, target: target)
@@ -96,7 +96,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     final func receiveLocked(_ event: (inout Machine) -> Action, from caller: Int) -> Subscribers.Demand {
-        let action = Self.run(event, on: &machine, lent: &lent, holder: holder)
+        let action = Self.run(event, on: &machine, lending: self, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         return carryOut(action, target: target, caller: caller)
@@ -124,7 +124,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
             let (eventResult, eventAction) = event(&machine)
             result = eventResult
             return eventAction
-        }, on: &machine, lent: &lent, holder: holder)
+        }, on: &machine, lending: self, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         carryOut(action, target: target)
@@ -140,16 +140,16 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     static func run(
-        _ event: (inout Machine) -> Action, on machine: inout Machine, lent: inout Machine.LentState?, holder: borrowing AtomicDeliveryTurn
+        _ event: (inout Machine) -> Action, on machine: inout Machine, lending shell: StateMachineShell, holder: borrowing AtomicDeliveryTurn
     ) -> Action {
-        close(&machine, lent: &lent, holder: holder)
+        close(&machine, lending: shell, holder: holder)
         if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
         // The event's action as it is: nothing to merge it into yet (see `adopt`).
         var action = event(&machine)
         let handedOutValue = if case .value? = action.signal { true } else { false }
         if handedOutValue { holder.takeKnowingIdle() }
         settleHolder(of: &machine, holder: holder, action: &action)
-        open(&machine, lent: &lent, holder: holder, handedOutValue: handedOutValue)
+        open(&machine, lending: shell, holder: holder, handedOutValue: handedOutValue)
         return action
     }
 
@@ -160,7 +160,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// (see `StateMachineShell+Lent.swift`).
     @inlinable
     @inline(__always)
-    static func close(_ machine: inout Machine, lent: inout Machine.LentState?, holder: borrowing AtomicDeliveryTurn) {
+    static func close(_ machine: inout Machine, lending shell: StateMachineShell, holder: borrowing AtomicDeliveryTurn) {
         guard Machine.mayHandOutValuesUnchanged else { return }
         guard Machine.lendsState else {
             if holder.close() { machine.holderTookValueUnannounced() }
@@ -168,7 +168,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         }
         switch holder.closeMarkingHolder() {
         case .wasOpen:
-            let action = machine.takeBackState(lent.take().unsafelyUnwrapped)
+            let action = machine.takeBackState(shell.lent.take().unsafelyUnwrapped)
             assert(action.isEmpty, "StateMachineShell.close: work arrived while the turn was open")
         case .hadUnlockedHolder:
             machine.holderTookValueUnannounced()
@@ -183,15 +183,15 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// it asked for nothing more; the next section that closes the turn tells it otherwise).
     @inlinable
     @inline(__always)
-    static func open(_ machine: inout Machine, lent: inout Machine.LentState?, holder: borrowing AtomicDeliveryTurn, handedOutValue: Bool) {
+    static func open(_ machine: inout Machine, lending shell: StateMachineShell, holder: borrowing AtomicDeliveryTurn, handedOutValue: Bool) {
         guard Machine.mayHandOutValuesUnchanged, machine.handsOutValuesUnchanged else { return }
         if handedOutValue {
             guard !machine.holderMustReport else { return }
             machine.holderLeftAskingNothing()
-            if Machine.lendsState { lent = machine.lendState() }
+            if Machine.lendsState { shell.lent = machine.lendState() }
             holder.holdUnlocked()
         } else if machine.deliveryTurn == .idle {
-            if Machine.lendsState { lent = machine.lendState() }
+            if Machine.lendsState { shell.lent = machine.lendState() }
             holder.open()
         }
     }
@@ -201,13 +201,13 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     static func report(
-        _ more: Subscribers.Demand, on machine: inout Machine, lent: inout Machine.LentState?, holder: borrowing AtomicDeliveryTurn
+        _ more: Subscribers.Demand, on machine: inout Machine, lending shell: StateMachineShell, holder: borrowing AtomicDeliveryTurn
     ) -> Action {
-        close(&machine, lent: &lent, holder: holder)
+        close(&machine, lending: shell, holder: holder)
         holder.collectWork()
         // The holder hands back what was lent to it; what arrived meanwhile is replayed with its
         // turn still held, so it only waits for this report's hand-out or ends behind it.
-        var action = Machine.lendsState && lent != nil ? machine.takeBackState(lent.take().unsafelyUnwrapped) : .none
+        var action = Machine.lendsState && shell.lent != nil ? machine.takeBackState(shell.lent.take().unsafelyUnwrapped) : .none
         assert(action.signal == nil, "StateMachineShell.report: a replay handed out a signal while the turn was held")
         action.append(machine.didDeliver(requesting: more))
         let handedOutValue = if case .value? = action.signal { true } else { false }
@@ -216,7 +216,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
             _ = holder.giveUpIfNothingLeft()
         }
         settleHolder(of: &machine, holder: holder, action: &action)
-        open(&machine, lent: &lent, holder: holder, handedOutValue: handedOutValue)
+        open(&machine, lending: shell, holder: holder, handedOutValue: handedOutValue)
         return action
     }
 
@@ -254,7 +254,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     package final func cancel() {
         lock.lock()
-        Self.close(&machine, lent: &lent, holder: holder)
+        Self.close(&machine, lending: self, holder: holder)
         let action = machine.cancel()
         let released = holder.leaveForHolder() ? nil : downstream.take()
         unlockReleasingDiscards()
@@ -320,7 +320,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     final func reportUnderLock(_ more: Subscribers.Demand) -> (Action, Downstream?) {
         lock.lock()
-        let action = Self.report(more, on: &machine, lent: &lent, holder: holder)
+        let action = Self.report(more, on: &machine, lending: self, holder: holder)
         let target = takeTarget(for: action.signal)
         let cancelled = machine.deliveryTurn == .ended ? downstream.take() : nil
         unlockReleasingDiscards()
@@ -329,7 +329,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     }
 
     /// The holder gives the turn up after a delivery for which downstream asked nothing, unless
-    /// work was left for it; to open, if it may (see ``open(_:lent:holder:handedOutValue:)``).
+    /// work was left for it; to open, if it may (see ``open(_:lending:holder:handedOutValue:)``).
     @inlinable
     @inline(__always)
     static func giveUpAskingNothing(_ holder: borrowing AtomicDeliveryTurn) -> Bool {

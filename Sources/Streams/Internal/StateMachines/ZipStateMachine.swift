@@ -155,7 +155,11 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @inlinable
     package mutating func cancel() -> Action {
         queue.cancel()
-        inbox?.removeAll(into: &queue.discards)
+        if inbox != nil {
+            // Upstreams that completed meanwhile are not cancelled, as they would not have been.
+            for index in inbox!.completedUpstreams { links[index] = nil }
+            inbox!.removeAll(into: &queue.discards)
+        }
         return Action(cancellations: releaseLinks())
     }
 
