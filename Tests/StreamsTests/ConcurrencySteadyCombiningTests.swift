@@ -153,4 +153,34 @@ struct ConcurrencySteadyCombiningTests {
             #expect(released == nil, "the cancelled operator still holds its subscriber")
         }
     }
+
+    @Test("zip and combineLatest, rule 4: each side finishes on its own thread right after its last value, while the other side's values are paired by the turn's holder: every pair arrives, then one completion")
+    func finishRacingTheHolder() {
+        for round in 0..<(2 * Self.rounds) {
+            let isZip = round.isMultiple(of: 2)
+            let upstreams = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+            let subscriber = TestSubscriber<(Int, Int), Never>()
+            if isZip {
+                upstreams[0].zip(upstreams[1]).subscribe(subscriber)
+            } else {
+                upstreams[0].combineLatest(upstreams[1]).subscribe(subscriber)
+            }
+            subscriber.request(.unlimited)
+            runOnThreads(2) { thread in
+                for index in 0..<Self.perSender { upstreams[thread].send(index) }
+                upstreams[thread].send(completion: .finished)
+            }
+            let values = subscriber.values
+            if isZip {
+                // Whichever side finishes first, zip ends only once its last value is paired.
+                #expect(values.count == Self.perSender)
+                #expect(values.indices.allSatisfy { values[$0] == ($0, $0) }, "a pair was lost, repeated or mismatched")
+            } else {
+                #expect(zip(values, values.dropFirst()).allSatisfy { $0.0 <= $1.0 && $0.1 <= $1.1 })
+                #expect(values.last.map { $0 == (Self.perSender - 1, Self.perSender - 1) } == true)
+            }
+            #expect(subscriber.completion == .finished)
+            #expect(subscriber.violations.isEmpty, "\(subscriber.violations.prefix(3))")
+        }
+    }
 }

@@ -69,6 +69,38 @@ extension AtomicDeliveryTurn {
         }
     }
 
+    /// What ``closeMarkingHolder()`` found.
+    @usableFromInline
+    package enum CloseOutcome {
+        /// The turn was open: it is idle now.
+        case wasOpen
+        /// An unlocked holder had it: it is held with work now, so that the holder reports.
+        case hadUnlockedHolder
+        /// Neither: nothing changed.
+        case neither
+    }
+
+    /// ``close()`` for a shell whose machine lends its state to an unlocked holder: such a holder
+    /// is marked with work at once, so that its give-up fails and it reports under the lock,
+    /// where it hands the state back. One compare-and-swap, retried if the holder gave up
+    /// meanwhile.
+    @inlinable
+    @inline(__always)
+    package func closeMarkingHolder() -> CloseOutcome {
+        var current = raw.load(ordering: .sequentiallyConsistent)
+        while true {
+            let desired: UInt8
+            switch current {
+            case Self.openRaw: desired = DeliveryTurn.idle.rawValue
+            case Self.heldUnlockedRaw: desired = DeliveryTurn.heldWithWork.rawValue
+            default: return .neither
+            }
+            let (exchanged, original) = raw.compareExchange(expected: current, desired: desired, ordering: .sequentiallyConsistent)
+            if exchanged { return current == Self.openRaw ? .wasOpen : .hadUnlockedHolder }
+            current = original
+        }
+    }
+
     /// The holder gives the turn up after a delivery for which downstream asked nothing more:
     /// an unlocked holder opens it again, a held turn becomes idle. One compare-and-swap; `false`,
     /// with nothing changed, when work was left for the holder: it must report under the lock.

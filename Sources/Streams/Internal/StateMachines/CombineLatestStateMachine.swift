@@ -33,6 +33,9 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     /// path neither reads nor copies an upstream's other state.
     @usableFromInline var latest: Values
     @usableFromInline var slotsWithoutValue: Int
+    /// Non-nil while `latest` is lent to the holder of an open turn (``lendState()``; `latest` is
+    /// then empty): the values and completions that arrive meanwhile, for its return.
+    @usableFromInline var inbox: LentInbox<Element, Failure>?
 
     /// The subscription of the upstream at `index`, while attached.
     @inlinable
@@ -61,6 +64,10 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     @inlinable
     package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
         guard !queue.isEnding, !slots[index].isFinished, let element = slot.take() else { return .none }
+        if inbox != nil {
+            inbox!.keep(element, at: index)
+            return .none
+        }
         // An unlimited credit stays unlimited (see MergeStateMachine.receive(_:fromSource:)).
         if slots[index].credit != .unlimited { slots[index].credit -= 1 }
         if !latest.hasValue(at: index) { slotsWithoutValue -= 1 }
@@ -75,7 +82,7 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     /// credit stays) and offer the combination, which the queue hands out at once.
     @inlinable
     package mutating func receiveSteadily(taking slot: inout Element?, at index: Int) -> SteadyReceipt<Values.Combination> {
-        guard slotsWithoutValue == 0, queue.handsOutNextValueAtOnce, slots[index].credit == .unlimited, !slots[index].isFinished,
+        guard inbox == nil, slotsWithoutValue == 0, queue.handsOutNextValueAtOnce, slots[index].credit == .unlimited, !slots[index].isFinished,
               let element = slot.take()
         else { return .declined }
         slot = latest.replace(at: index, with: element)  // the replaced value goes back to the caller
@@ -83,9 +90,61 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
         return .handedOut(latest.combination())
     }
 
+    /// Steady and not lent: every upstream has a value, is live and was asked for unlimited
+    /// values, and downstream's demand is unlimited with nothing waiting. A value would then only
+    /// replace its upstream's latest value (its credit stays unlimited), and the combination be
+    /// handed out once the turn is free.
+    @inlinable
+    package var handsOutValuesUnchanged: Bool {
+        inbox == nil && slotsWithoutValue == 0 && queue.handsOutEveryValueUnchanged
+            && slots.allSatisfy { $0.credit == .unlimited && !$0.isFinished }
+    }
+
+    @inlinable package static var mayHandOutValuesUnchanged: Bool { true }
+
+    @inlinable package static var lendsState: Bool { true }
+
+    @inlinable
+    package mutating func holderTookValueUnannounced() { queue.holderTookValueUnannounced() }
+
+    @inlinable
+    package mutating func lendState() -> Values {
+        assert(handsOutValuesUnchanged, "CombineLatestStateMachine.lendState(): not steady")
+        inbox = LentInbox()
+        var lent = Values(upstreamCount: latest.upstreamCount)
+        swap(&lent, &latest)
+        return lent
+    }
+
+    @inlinable
+    package mutating func takeBackState(_ state: consuming Values) -> Action {
+        guard let kept = inbox.take() else { preconditionFailure("CombineLatestStateMachine.takeBackState: nothing lent") }
+        guard !queue.isEnding else {
+            // Cancelled meanwhile: what was lent goes, after unlocking (the inbox went then).
+            var gone = state
+            gone.removeAll(into: &queue.discards)
+            return .none
+        }
+        latest = state
+        var replaced = Discards()
+        let action = kept.replay(on: &self, discarding: &replaced)
+        queue.discards.add(contentsOf: replaced)
+        return action
+    }
+
+    @inlinable
+    package static func receive(taking slot: inout Element?, at index: Int, lentState state: inout Values) -> Values.Combination? {
+        slot = state.replace(at: index, with: slot.take().unsafelyUnwrapped)  // the replaced value goes back to the caller
+        return state.combination()
+    }
+
     @inlinable
     package mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> Action {
         guard !queue.isEnding, !slots[index].isFinished else { return .none }
+        if inbox != nil {
+            inbox!.keep(completion, at: index)
+            return .none
+        }
         slots[index].isFinished = true
         slots[index].link = nil
         if case .failure = completion {
@@ -112,6 +171,11 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     @inlinable
     package mutating func cancel() -> Action {
         queue.cancel()
+        if inbox != nil {
+            // Upstreams that completed meanwhile are not cancelled, as they would not have been.
+            for index in inbox!.completedUpstreams { slots[index].link = nil }
+            inbox!.removeAll(into: &queue.discards)
+        }
         return Action(cancellations: releaseLinks())
     }
 

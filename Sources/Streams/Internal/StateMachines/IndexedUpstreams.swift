@@ -21,6 +21,13 @@ package protocol IndexedUpstreamsStateMachine: DownstreamStateMachine {
     /// changes nothing and declines.
     @inlinable
     mutating func receiveSteadily(taking slot: inout Element?, at index: Int) -> SteadyReceipt<Value>
+    /// The upstream at `index` sent the value in `slot` to the thread that took the open turn
+    /// and with it `state`, the machine's lent per-value state (see
+    /// ``DownstreamStateMachine/lendState()``): what ``receive(taking:at:)`` would do with it in
+    /// the state the machine lent it in — keep it, or combine it and return the value to hand
+    /// out. A value let go of is left in `slot`.
+    @inlinable
+    static func receive(taking slot: inout Element?, at index: Int, lentState state: inout LentState) -> Value?
     /// The upstream at `index` completed.
     @inlinable
     mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> StateMachineAction<Value, Failure, Link>
@@ -85,10 +92,13 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
         shell.update { $0.attach(subscription, at: index) }
     }
 
-    /// Requests the machine makes of this upstream meanwhile are returned, as Combine's are.
+    /// Requests the machine makes of this upstream meanwhile are returned, as Combine's are. With
+    /// the turn open (unlimited demand, nothing waiting), the value is paired or combined and
+    /// goes out without the shell's lock.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         var slot: Machine.Element? = wrap(input)
+        if let demand = shell.receiveLent(taking: &slot, at: index) { return demand }
         return shell.receiveCombining(taking: &slot, at: index)
         // `slot` holds what the machine let go of: released on return, unlocked
     }

@@ -150,6 +150,20 @@ package protocol DownstreamStateMachine: DiscardsHolder {
     /// A thread delivered a value without the lock while ``handsOutValuesUnchanged`` held and the
     /// turn was free: the turn is held, as if the value had been handed out.
     mutating func holderTookValueUnannounced()
+    /// The per-value state a machine lends to the holder of an open turn (zip's pairing lanes,
+    /// combineLatest's latest values); `Void` for machines that lend nothing.
+    associatedtype LentState = Void
+    /// Whether this type of machine lends its per-value state while its turn is open (see
+    /// `StateMachineShell+Lent.swift`); then ``handsOutValuesUnchanged`` means that a value would
+    /// change nothing but that state. `false` by default.
+    static var lendsState: Bool { get }
+    /// Moves the per-value state out, for the shell to lend; until ``takeBackState(_:)`` the
+    /// machine leaves that state alone and keeps the values and completions that arrive in an
+    /// inbox. Only while ``handsOutValuesUnchanged`` holds.
+    mutating func lendState() -> LentState
+    /// Takes the lent state back and replays the inbox on it, in arrival order; if the stream
+    /// was cancelled meanwhile, lets the state and the inbox go instead.
+    mutating func takeBackState(_ state: consuming LentState) -> StateMachineAction<Value, Failure, Link>
     /// The subscription of the upstream a shell knows as `caller` (an index, a source
     /// identifier), whose requests the shell returns as demand while that upstream's value is
     /// handled; `nil` to request them all.
@@ -169,6 +183,21 @@ extension DownstreamStateMachine {
     @inlinable
     package mutating func holderTookValueUnannounced() {
         preconditionFailure("\(Self.self) never lets a value be delivered without its shell's lock")
+    }
+
+    @inlinable
+    package static var lendsState: Bool { false }
+}
+
+extension DownstreamStateMachine where LentState == Void {
+    @inlinable
+    package mutating func lendState() {
+        preconditionFailure("\(Self.self) lends no state")
+    }
+
+    @inlinable
+    package mutating func takeBackState(_ state: consuming Void) -> StateMachineAction<Value, Failure, Link> {
+        preconditionFailure("\(Self.self) lends no state")
     }
 }
 

@@ -9,15 +9,18 @@ extension StateMachineShell where Machine: IndexedUpstreamsStateMachine {
     /// receive's action is at most one value and nothing else. For such an action the general
     /// path (`run`, ``takeTarget(for:)``, ``unlockReleasingDiscards()``,
     /// ``carryOut(_:target:caller:)``) does only what this does:
-    /// - `run`'s first step, reporting for a holder that gave the mirror up, is done here too,
-    ///   so the machine finds its turn free if it is (its `close` and `open` steps do nothing:
-    ///   these machines never open the turn, ``DownstreamStateMachine/mayHandOutValuesUnchanged``);
+    /// - `run`'s first steps, closing the turn (taking the lent state back from an open turn,
+    ///   marking an unlocked holder) and reporting for a holder that gave the mirror up, are done
+    ///   here too, so the machine finds its turn free if it is, and its state at home (a machine
+    ///   whose state is lent to a holder finds its turn held, and declines);
     /// - a value handed out takes the mirror, which is idle because the machine's turn was free
     ///   (the same store as `run`'s);
     /// - `settleHolder` does nothing: a steady machine that just handed out a value has nothing
     ///   waiting and no completion pending, so its holder need not report;
     /// - nothing is discarded (a replaced latest value goes back in `slot`, released by the
     ///   caller after unlocking) and there is no upstream work to carry out;
+    /// - `run`'s last step, opening the turn (lending the state) when the machine consents, is
+    ///   done here too, with the same hand-out flag;
     /// - the value goes out through ``deliverHolding(_:to:caller:)``, which is the rest of
     ///   ``carryOut(_:target:caller:)``'s loop.
     ///
@@ -29,17 +32,20 @@ extension StateMachineShell where Machine: IndexedUpstreamsStateMachine {
     @inline(__always)
     final func receiveCombining(taking slot: inout Machine.Element?, at index: Int) -> Subscribers.Demand {
         lock.lock()
+        Self.close(&machine, lending: self, holder: holder)
         if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
         switch machine.receiveSteadily(taking: &slot, at: index) {
         case .declined:
             return receiveLocked({ $0.receive(taking: &slot, at: index) }, from: index)
         case .kept:
+            Self.open(&machine, lending: self, holder: holder, handedOutValue: false)
             assert(!machine.hasDiscards, "StateMachineShell.receiveCombining: a steady machine discarded a value")
             lock.unlock()
             return Subscribers.Demand.none
         case .handedOut(let value):
             holder.takeKnowingIdle()
             let target = downstream
+            Self.open(&machine, lending: self, holder: holder, handedOutValue: true)
             assert(!machine.hasDiscards, "StateMachineShell.receiveCombining: a steady machine discarded a value")
             lock.unlock()
             return deliverHolding(value, to: consume target, caller: index)

@@ -27,11 +27,14 @@
 /// ``receiveUnlocked(_:from:)``. For it, ``downstream`` changes only while no thread holds the
 /// turn: ``cancel()`` leaves it to a holder, which lets it go when it reports.
 ///
-/// **A short section for `zip` and `combineLatest`.** Their values change the machine (pairing
-/// queues, latest values), so they cannot skip the lock as merge does; but when the machine is
-/// steady (unlimited demand, nothing waiting, the turn free) a value is paired or combined and
-/// handed out in one short section with no action built (``receiveCombining(taking:at:)``, in
-/// `StateMachineShell+Steady.swift`, which says why it is the general path, only shorter).
+/// **`zip` and `combineLatest` without the lock too.** Their values change per-value state
+/// (pairing lanes, latest values), so the section that opens the turn also *lends* that state to
+/// whoever takes the turn (``lent``): a sender pairs or combines on it and delivers without the
+/// lock, and sections under the lock leave it alone until the holder hands it back, replaying
+/// what arrived meanwhile (``receiveLent(taking:at:)``, in `StateMachineShell+Lent.swift`, with
+/// the proof). A value that finds the turn held takes one short section under the lock when the
+/// machine is steady (``receiveCombining(taking:at:)``, in `StateMachineShell+Steady.swift`,
+/// which says why it is the general path, only shorter).
 ///
 /// Operators subclass it (or use it as is) and route their upstream signals to ``update(_:)``.
 @usableFromInline
@@ -49,6 +52,10 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// the lock) until the holder gives it up (without the lock) or reports (under it); marked
     /// with work, under the lock, by an event that left work for that holder.
     @usableFromInline final let holder = AtomicDeliveryTurn(.idle)
+    /// The machine's per-value state while it is lent (``DownstreamStateMachine/lendState()``):
+    /// set under the lock when the turn opens; then only the thread holding the turn touches it,
+    /// without the lock, until it is taken back under the lock (`StateMachineShell+Lent.swift`).
+    @usableFromInline @exclusivity(unchecked) final var lent: Machine.LentState?
 
     @inlinable
     package init(machine: Machine, downstream: Downstream, makeOutput: @escaping (Machine.Value) -> Downstream.Input) {
@@ -70,7 +77,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inline(__always)
     package final func update(_ event: (inout Machine) -> Action) {
         lock.lock()
-        let action = Self.run(event, on: &machine, holder: holder)
+        let action = Self.run(event, on: &machine, lending: self, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         carryOut(action, target: target)
@@ -92,7 +99,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     @inline(__always)
     final func receiveLocked(_ event: (inout Machine) -> Action, from caller: Int) -> Subscribers.Demand {
-        let action = Self.run(event, on: &machine, holder: holder)
+        let action = Self.run(event, on: &machine, lending: self, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         return carryOut(action, target: target, caller: caller)
@@ -120,7 +127,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
             let (eventResult, eventAction) = event(&machine)
             result = eventResult
             return eventAction
-        }, on: &machine, holder: holder)
+        }, on: &machine, lending: self, holder: holder)
         let target = takeTarget(for: action.signal)
         unlockReleasingDiscards()
         carryOut(action, target: target)
@@ -135,24 +142,42 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// turn free instead of leaving work for a holder that has gone. Last, settles the holder.
     @inlinable
     @inline(__always)
-    static func run(_ event: (inout Machine) -> Action, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
-        close(&machine, holder: holder)
+    static func run(
+        _ event: (inout Machine) -> Action, on machine: inout Machine, lending shell: StateMachineShell, holder: borrowing AtomicDeliveryTurn
+    ) -> Action {
+        close(&machine, lending: shell, holder: holder)
         if machine.deliveryTurn.isHeld, holder.isIdle { machine.holderLeftAskingNothing() }
         // The event's action as it is: nothing to merge it into yet (see `adopt`).
         var action = event(&machine)
-        if case .value? = action.signal { holder.takeKnowingIdle() }
+        let handedOutValue = if case .value? = action.signal { true } else { false }
+        if handedOutValue { holder.takeKnowingIdle() }
         settleHolder(of: &machine, holder: holder, action: &action)
-        open(&machine, holder: holder, handedOut: action.signal)
+        open(&machine, lending: shell, holder: holder, handedOutValue: handedOutValue)
         return action
     }
 
     /// First step of a section that reads or changes the machine's turn or demand: an open turn
     /// is closed, and the machine learns of a holder that took its turn without the lock (see
-    /// `AtomicDeliveryTurn+Open.swift`).
+    /// `AtomicDeliveryTurn+Open.swift`). A machine that lends its state takes it back from an
+    /// open turn; a holder keeps it, and is marked to report and hand it back under the lock
+    /// (see `StateMachineShell+Lent.swift`).
     @inlinable
     @inline(__always)
-    static func close(_ machine: inout Machine, holder: borrowing AtomicDeliveryTurn) {
-        if Machine.mayHandOutValuesUnchanged, holder.close() { machine.holderTookValueUnannounced() }
+    static func close(_ machine: inout Machine, lending shell: StateMachineShell, holder: borrowing AtomicDeliveryTurn) {
+        guard Machine.mayHandOutValuesUnchanged else { return }
+        guard Machine.lendsState else {
+            if holder.close() { machine.holderTookValueUnannounced() }
+            return
+        }
+        switch holder.closeMarkingHolder() {
+        case .wasOpen:
+            let action = machine.takeBackState(shell.lent.take().unsafelyUnwrapped)
+            assert(action.isEmpty, "StateMachineShell.close: work arrived while the turn was open")
+        case .hadUnlockedHolder:
+            machine.holderTookValueUnannounced()
+        case .neither:
+            break
+        }
     }
 
     /// Last step of such a section: if the machine would only hand out any value once its turn
@@ -161,13 +186,15 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// it asked for nothing more; the next section that closes the turn tells it otherwise).
     @inlinable
     @inline(__always)
-    static func open(_ machine: inout Machine, holder: borrowing AtomicDeliveryTurn, handedOut signal: DownstreamSignal<Machine.Value, Machine.Failure>?) {
+    static func open(_ machine: inout Machine, lending shell: StateMachineShell, holder: borrowing AtomicDeliveryTurn, handedOutValue: Bool) {
         guard Machine.mayHandOutValuesUnchanged, machine.handsOutValuesUnchanged else { return }
-        if case .value? = signal {
+        if handedOutValue {
             guard !machine.holderMustReport else { return }
             machine.holderLeftAskingNothing()
+            if Machine.lendsState { shell.lent = machine.lendState() }
             holder.holdUnlocked()
         } else if machine.deliveryTurn == .idle {
+            if Machine.lendsState { shell.lent = machine.lendState() }
             holder.open()
         }
     }
@@ -176,16 +203,23 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// another value, and gives it up otherwise.
     @inlinable
     @inline(__always)
-    static func report(_ more: Subscribers.Demand, on machine: inout Machine, holder: borrowing AtomicDeliveryTurn) -> Action {
-        close(&machine, holder: holder)
+    static func report(
+        _ more: Subscribers.Demand, on machine: inout Machine, lending shell: StateMachineShell, holder: borrowing AtomicDeliveryTurn
+    ) -> Action {
+        close(&machine, lending: shell, holder: holder)
         holder.collectWork()
-        var action = machine.didDeliver(requesting: more)
-        if case .value? = action.signal {} else {
+        // The holder hands back what was lent to it; what arrived meanwhile is replayed with its
+        // turn still held, so it only waits for this report's hand-out or ends behind it.
+        var action = Machine.lendsState && shell.lent != nil ? machine.takeBackState(shell.lent.take().unsafelyUnwrapped) : .none
+        assert(action.signal == nil, "StateMachineShell.report: a replay handed out a signal while the turn was held")
+        action.append(machine.didDeliver(requesting: more))
+        let handedOutValue = if case .value? = action.signal { true } else { false }
+        if !handedOutValue {
             // Under the lock nobody else marks the mirror: this gives it up.
             _ = holder.giveUpIfNothingLeft()
         }
         settleHolder(of: &machine, holder: holder, action: &action)
-        open(&machine, holder: holder, handedOut: action.signal)
+        open(&machine, lending: shell, holder: holder, handedOutValue: handedOutValue)
         return action
     }
 
@@ -223,7 +257,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     package final func cancel() {
         lock.lock()
-        Self.close(&machine, holder: holder)
+        Self.close(&machine, lending: self, holder: holder)
         let action = machine.cancel()
         let released = holder.leaveForHolder() ? nil : downstream.take()
         unlockReleasingDiscards()
@@ -289,7 +323,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     @inlinable
     final func reportUnderLock(_ more: Subscribers.Demand) -> (Action, Downstream?) {
         lock.lock()
-        let action = Self.report(more, on: &machine, holder: holder)
+        let action = Self.report(more, on: &machine, lending: self, holder: holder)
         let target = takeTarget(for: action.signal)
         let cancelled = machine.deliveryTurn == .ended ? downstream.take() : nil
         unlockReleasingDiscards()
@@ -298,34 +332,11 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     }
 
     /// The holder gives the turn up after a delivery for which downstream asked nothing, unless
-    /// work was left for it; to open, if it may (see ``open(_:holder:handedOut:)``).
+    /// work was left for it; to open, if it may (see ``open(_:lending:holder:handedOutValue:)``).
     @inlinable
     @inline(__always)
     static func giveUpAskingNothing(_ holder: borrowing AtomicDeliveryTurn) -> Bool {
         Machine.mayHandOutValuesUnchanged ? holder.giveUpAskingNothing() : holder.giveUpIfNothingLeft()
-    }
-
-    /// Delivers `value`, from the upstream known as `caller`, without the lock if the turn is
-    /// open (the machine would only hand it out: see `AtomicDeliveryTurn+Open.swift`); `nil`,
-    /// with nothing done, if it is not: the caller then goes through the machine.
-    ///
-    /// Taking an open turn makes this thread the holder as surely as a hand-out under the lock:
-    /// the turn is held (unlocked), so no other thread delivers (rule 3) and every section under
-    /// the lock first tells the machine so. Demand is unlimited (rule 2). The stream has not ended
-    /// and cannot end meanwhile without this thread reporting under the lock first: ending
-    /// closes the turn, so the give-up below fails (rules 4, 5). ``downstream`` is read without
-    /// the lock: it is changed only under the lock and never while a thread holds the turn
-    /// (``cancel()`` leaves it to the holder; a completion is handed out only on a free turn).
-    /// No call out is made under the lock: this path takes none. No work is lost: a sender that
-    /// finds the turn held goes to the lock, whose first step closes the turn (this holder becomes
-    /// one the machine knows of), leaves its value with the machine and marks the turn, so the
-    /// give-up below fails and this thread reports under the lock and is handed that value; if
-    /// the give-up came first, the sender finds the turn open or closes it and delivers itself.
-    @inlinable
-    @inline(__always)
-    package final func receiveUnlocked(_ value: Machine.Value, from caller: Int) -> Subscribers.Demand? {
-        guard holder.takeIfOpen() else { return nil }
-        return deliverHolding(value, to: downstream, caller: caller)
     }
 
     /// Delivers `value` as the holder of the turn (its mirror taken), then gives the turn up, or

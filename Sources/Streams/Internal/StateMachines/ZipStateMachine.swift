@@ -13,15 +13,16 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @usableFromInline package typealias Action = StateMachineAction<Queues.Combination, Failure, Link>
 
     // Per upstream, by position: its subscription, its values waiting for their counterparts
-    // (in `waiting`), and whether it has finished. Kept apart so that the per-value path touches
+    // (in `pairing`), and whether it has finished. Kept apart so that the per-value path touches
     // them in place and never copies an upstream's state.
     @usableFromInline var links: [Link?]
-    @usableFromInline var waiting: Queues
+    @usableFromInline var pairing: ZipPairing<Queues>
     @usableFromInline var finished: [Bool]
-    /// How many upstreams have at least one value waiting.
-    @usableFromInline var upstreamsWithValues = 0
     /// Whether some upstream has finished (its waiting values may still form tuples).
     @usableFromInline var someUpstreamFinished = false
+    /// Non-nil while `pairing` is lent to the holder of an open turn (``lendState()``; `pairing`
+    /// is then empty): the values and completions that arrive meanwhile, for its return.
+    @usableFromInline var inbox: LentInbox<Element, Failure>?
 
     @usableFromInline package var queue = DeliveryQueue<Queues.Combination, Failure>()
     /// Everything downstream has requested so far; each upstream has been asked for it.
@@ -31,13 +32,13 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @inlinable
     package init(upstreamCount: Int) {
         links = Array(repeating: nil, count: upstreamCount)
-        waiting = Queues(upstreamCount: upstreamCount)
+        pairing = ZipPairing(upstreamCount: upstreamCount)
         finished = Array(repeating: false, count: upstreamCount)
     }
 
     /// How many values of the upstream at `index` wait for their counterparts.
     @inlinable
-    package func waitingCount(at index: Int) -> Int { waiting.count(at: index) }
+    package func waitingCount(at index: Int) -> Int { pairing.count(at: index) }
 
     @inlinable
     package func link(at index: Int) -> Link? { links[index] }
@@ -54,9 +55,13 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @inlinable
     package mutating func receive(taking slot: inout Element?, at index: Int) -> Action {
         guard !queue.isEnding, !finished[index], let element = slot.take() else { return .none }
-        guard let combination = pair(element, at: index) else { return .none }
+        if inbox != nil {
+            inbox!.keep(element, at: index)
+            return .none
+        }
+        guard let combination = pairing.pair(element, at: index) else { return .none }
         let signal = queue.offer(combination)
-        guard someUpstreamFinished, finished.indices.contains(where: { finished[$0] && waiting.count(at: $0) == 0 }) else {
+        guard someUpstreamFinished, finished.indices.contains(where: { finished[$0] && pairing.count(at: $0) == 0 }) else {
             return Action(signal: signal)
         }
         var action = finish(.finished)
@@ -70,46 +75,68 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     /// finish, since no upstream has.
     @inlinable
     package mutating func receiveSteadily(taking slot: inout Element?, at index: Int) -> SteadyReceipt<Queues.Combination> {
-        guard !someUpstreamFinished, queue.handsOutNextValueAtOnce, let element = slot.take() else { return .declined }
-        guard let combination = pair(element, at: index) else { return .kept }
+        guard inbox == nil, !someUpstreamFinished, queue.handsOutNextValueAtOnce, let element = slot.take() else { return .declined }
+        guard let combination = pairing.pair(element, at: index) else { return .kept }
         queue.takeTurnHandingOutUnchanged()
         return .handedOut(combination)
     }
 
-    /// Queues `element`, from the upstream at `index`, or, if it completes a combination,
-    /// returns that combination, taking the first waiting value of every other upstream.
+    /// Steady and not lent: see ``receiveSteadily(taking:at:)``. A value would then only be
+    /// paired, and a combination handed out once the turn is free.
     @inlinable
-    @inline(__always)
-    mutating func pair(_ element: Element, at index: Int) -> Queues.Combination? {
-        let combination: Queues.Combination
-        if waiting.count(at: index) == 0 {
-            upstreamsWithValues += 1
-            guard upstreamsWithValues == waiting.upstreamCount else {
-                waiting.enqueue(element, at: index)
-                return nil
-            }
-            // Every other upstream has a value waiting and this one had none: the element
-            // completes a combination without waiting itself.
-            combination = waiting.dequeueCombination(completingWith: element, at: index)
-        } else {
-            waiting.enqueue(element, at: index)
-            guard upstreamsWithValues == waiting.upstreamCount else { return nil }
-            combination = waiting.dequeueCombination()
+    package var handsOutValuesUnchanged: Bool {
+        inbox == nil && !someUpstreamFinished && queue.handsOutEveryValueUnchanged
+    }
+
+    @inlinable package static var mayHandOutValuesUnchanged: Bool { true }
+
+    @inlinable package static var lendsState: Bool { true }
+
+    @inlinable
+    package mutating func holderTookValueUnannounced() { queue.holderTookValueUnannounced() }
+
+    @inlinable
+    package mutating func lendState() -> ZipPairing<Queues> {
+        assert(handsOutValuesUnchanged, "ZipStateMachine.lendState(): not steady")
+        inbox = LentInbox()
+        var lent = ZipPairing<Queues>(upstreamCount: pairing.waiting.upstreamCount)
+        swap(&lent, &pairing)
+        return lent
+    }
+
+    @inlinable
+    package mutating func takeBackState(_ state: consuming ZipPairing<Queues>) -> Action {
+        guard let kept = inbox.take() else { preconditionFailure("ZipStateMachine.takeBackState: nothing lent") }
+        guard !queue.isEnding else {
+            // Cancelled meanwhile: what was lent goes, after unlocking (the inbox went then).
+            var gone = state
+            gone.removeAll(into: &queue.discards)
+            return .none
         }
-        for position in 0..<waiting.upstreamCount where waiting.count(at: position) == 0 {
-            upstreamsWithValues -= 1
-        }
-        return combination
+        pairing = state
+        var replaced = Discards()
+        let action = kept.replay(on: &self, discarding: &replaced)
+        queue.discards.add(contentsOf: replaced)
+        return action
+    }
+
+    @inlinable
+    package static func receive(taking slot: inout Element?, at index: Int, lentState state: inout ZipPairing<Queues>) -> Queues.Combination? {
+        state.pair(slot.take().unsafelyUnwrapped, at: index)
     }
 
     @inlinable
     package mutating func complete(at index: Int, with completion: Subscribers.Completion<Failure>) -> Action {
         guard !queue.isEnding, !finished[index] else { return .none }
+        if inbox != nil {
+            inbox!.keep(completion, at: index)
+            return .none
+        }
         finished[index] = true
         someUpstreamFinished = true
         links[index] = nil
         if case .failure = completion { return finish(completion) }
-        return waiting.count(at: index) == 0 ? finish(.finished) : .none
+        return pairing.count(at: index) == 0 ? finish(.finished) : .none
     }
 
     @inlinable
@@ -128,6 +155,11 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @inlinable
     package mutating func cancel() -> Action {
         queue.cancel()
+        if inbox != nil {
+            // Upstreams that completed meanwhile are not cancelled, as they would not have been.
+            for index in inbox!.completedUpstreams { links[index] = nil }
+            inbox!.removeAll(into: &queue.discards)
+        }
         return Action(cancellations: releaseLinks())
     }
 
@@ -152,10 +184,9 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
         let attached = links.compactMap { $0 }
         for index in links.indices {
             links[index] = nil
-            waiting.removeAll(at: index, into: &queue.discards)
             finished[index] = true
         }
-        upstreamsWithValues = 0
+        pairing.removeAll(into: &queue.discards)
         someUpstreamFinished = true
         return attached
     }
