@@ -25,8 +25,8 @@ import Streams
 /// so nothing is missed in between. A file without history tables has no such count: there the
 /// watcher starts at once, as its `data_version` is the only baseline.
 final class ChangeFeed: @unchecked Sendable {
-    // `lock` protects `position`, `phase`, `recorded`, `watcher`, `timer`, `endpoint` and
-    // `isListening`. The watcher, the channel and the store are thread-safe; `coordinator` is
+    // `lock` protects `position`, `phase`, `recorded`, `isRecording`, `recordFinished`,
+    // `watcher`, `timer`, `endpoint` and `isListening`. The watcher, the channel and the store are thread-safe; `coordinator` is
     // set once, in `start`, before the feed's queue runs anything.
     private let lock = Lock()
     private var position: FeedPosition
@@ -36,8 +36,10 @@ final class ChangeFeed: @unchecked Sendable {
     /// Where the feed started: until it moves, there is nothing to record.
     private let startToken: Int64
     private let queue = DispatchQueue(label: "ObjectGraph.changeFeed")
-    /// Set on `queue` only: tells ``close()`` whether it runs there.
-    private let queueMark = DispatchSpecificKey<Void>()
+    /// Whether a record of progress is being written (on `queue`, without the lock).
+    private var isRecording = false
+    /// Signalled when that record is written: set by a ``close()`` that waits for it.
+    private var recordFinished: DispatchSemaphore?
     private let store: any SharedStore
     /// Made on the feed's queue, at its first look.
     private var watcher: (any StoreChangeWatcher)?
@@ -79,7 +81,6 @@ final class ChangeFeed: @unchecked Sendable {
         }
         position = FeedPosition(state: state, ownWrites: writes)
         startToken = state.lastToken
-        queue.setSpecific(key: queueMark, value: ())
     }
 
     /// Starts listening and looking, on the feed's queue; the container's contexts exist from
@@ -162,30 +163,23 @@ final class ChangeFeed: @unchecked Sendable {
     /// Stops following and forgets the container's progress. Idempotent; from any thread.
     ///
     /// Once it returns, the container is no longer listed as a reader: a record of its progress
-    /// under way on the feed's queue finishes first, and the reader is removed after it.
+    /// already under way (on the feed's queue) is waited for, and the reader removed after it.
+    /// Nothing else on the feed's queue is waited for, such as a look at an unreachable server.
     func close() {
         lock.lock()
         let (wasFollowing, timer, watcher, listened) = (phase == .following, timer, watcher, isListening)
         phase = .closed
+        // Records check the phase first, so none starts after this; one may be writing now.
+        let recordWritten = isRecording ? DispatchSemaphore(value: 0) : nil
+        recordFinished = recordWritten
+        let mayBeListed = recorded != nil || isRecording
         lock.unlock()
         guard wasFollowing else { return }
         timer?.cancel()
         if listened { channel?.stopListening() }
-        onQueue {
-            // Records check the phase first, so none starts after this.
-            if lock.withLock({ recorded != nil }) { try? store.removeReader(named: readerName) }
-        }
+        recordWritten?.wait()
+        if mayBeListed { try? store.removeReader(named: readerName) }
         watcher?.close()
-    }
-
-    /// Runs `work` on the feed's queue and waits for it; inline when already there (a
-    /// coordinator released by the feed's own work closes the feed on its queue).
-    private func onQueue(_ work: () -> Void) {
-        if DispatchQueue.getSpecific(key: queueMark) != nil {
-            work()
-        } else {
-            queue.sync(execute: work)
-        }
     }
 
     /// Runs a check now and waits for it: for tests and benchmarks that must not wait for the
@@ -298,16 +292,25 @@ final class ChangeFeed: @unchecked Sendable {
                 let heartbeat = min(3600, options.trimming.readerTimeout.timeInterval / 4)
                 guard (recorded.token != token && age >= Self.progressInterval) || age >= heartbeat else { return nil }
             }
+            isRecording = true
             return token
         }
         guard let token = due else { return }
+        let written: Bool
         do {
             try store.recordReader(
                 ReaderProgress(name: readerName, token: token, isContainer: true, endpoint: lock.withLock { endpoint }), trimming: options.trimming,
                 listeners: ReaderListeners(channel))
-            lock.withLock { recorded = (token, now) }
+            written = true
         } catch {
-            return  // tried again at the next tick
+            written = false  // tried again at the next tick
         }
+        let closing = lock.withLock { () -> DispatchSemaphore? in
+            if written { recorded = (token, now) }
+            isRecording = false
+            defer { recordFinished = nil }
+            return recordFinished
+        }
+        closing?.signal()
     }
 }
