@@ -25,4 +25,5 @@ let benchmarks: @Sendable () -> Void = {
     registerObservationScenarios()
     registerHistoryScenarios()
     registerPostgreSQLScenarios()
+    Rounds.shareBudgets()
 }
