@@ -16,9 +16,11 @@ UNITS = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
 
 
 def parse(path):
-    """{benchmark name: {metric: p50}} from the plugin's markdown tables."""
+    """{benchmark name: {metric: p50, metric + " p90": p90}} from the plugin's markdown tables (of one round)."""
     results, name = {}, None
-    for line in open(path, encoding="utf-8"):
+    with open(path, encoding="utf-8") as file:
+        lines = file.readlines()
+    for line in lines:
         if line.startswith("### "):
             name = line[4:].strip()
             results[name] = {}
