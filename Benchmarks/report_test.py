@@ -102,17 +102,18 @@ class RoundsTest(unittest.TestCase):
         self.assertEqual(rows["S1 sequence → map → filter → sink"][7], "not run")
         self.assertNotIn("C1 flat in N", rows)  # derived rows appear only with their figures
 
+    def render_pairs(self, small_name, large_name, measure, figures):
+        """Rounds of two benchmarks each, with `measure` of the (small, large) `figures` of each round."""
+        return self.render(*({small_name: measure(small), large_name: measure(large)} for small, large in figures))[0]
+
     def test_derived_rows_take_the_median_of_each_rounds_ratio(self):
-        round_ = lambda small, large: {"C1-1000 Streams": wall(small), "C1-100000 Streams": wall(large)}
-        rows, _ = self.render(round_(100, 150), round_(200, 500), round_(100, 300))
-        cells = rows["C1 flat in N"]
+        cells = self.render_pairs("C1-1000 Streams", "C1-100000 Streams", wall, [(100, 150), (200, 500), (100, 300)])["C1 flat in N"]
         self.assertEqual(cells[1:5], ["3 per save at 100,000", "1 per save at 1,000", "2.50×", "1.50, 2.50, 3.00"])
         self.assertEqual(cells[7], "MISSED")
 
     def test_peak_memory_rows_compare_within_each_round(self):
         memory = lambda peak: {"Memory (resident peak) (M) *": (peak, peak)}
-        round_ = lambda small, large: {"C2-1000 Streams": memory(small), "C2-10000 Streams": memory(large)}
-        rows, _ = self.render(round_(40, 44), round_(50, 50), round_(60, 90))
+        rows = self.render_pairs("C2-1000 Streams", "C2-10000 Streams", memory, [(40, 44), (50, 50), (60, 90)])
         cells = rows["C2 1,000 vs 10,000 saves without demand, then one request"]
         self.assertEqual(cells[1:5], ["50 MB peak", "50 MB peak", "1.10×", "1.00, 1.10, 1.50"])
         self.assertEqual(cells[7], "holds")
