@@ -359,10 +359,12 @@ def render(paths):
 
     lines = ["# Benchmark results", "",
              f"Run on {datetime.date.today().isoformat()}; machine: {machine()}.",
-             f"Release build, {total} rounds (`Benchmarks/run --rounds {total}`): every benchmark ran {total} times, each time in"
-             if total > 1 else "Release build, one round (`Benchmarks/run --rounds 1`): every benchmark ran once, in",
-             "its own process with its share of the benchmark's sampling budget, odd rounds in name order and",
-             "even rounds in reverse order (so ours and its peer swap places). Within a round, a figure is the",
+             f"Release build, {total} rounds (`Benchmarks/run --rounds {total}`): every benchmark ran {total} times, each time in\n"
+             "its own process with its share of the benchmark's sampling budget, odd rounds in name order and\n"
+             "even rounds in reverse order (so ours and its peer swap places). Within a round, a figure is the"
+             if total > 1 else
+             "Release build, one round (`Benchmarks/run --rounds 1`): every benchmark ran once, in its own\n"
+             "process, in name order, with its whole sampling budget. Within the round, a figure is the",
              "median (p50) wall-clock time in microseconds of that round's iterations (for X1, X2 and P2 the",
              "p50 and p90 of their own metrics), and a ratio compares two figures of that round. Each row shows",
              "the median over the rounds of each figure, the median of the rounds' ratios as its ratio, and",
