@@ -56,6 +56,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // their accesses cannot overlap.
     /// The objects the context holds, inserted ones aside: weakly, see ``WeakObject``.
     @exclusivity(unchecked) var registry: [ObjectID: WeakObject] = [:]
+    /// The registry's size at which ``register(_:)`` next drops the entries of objects let go.
+    private var registrySweepThreshold = ManagedObjectContext.registrySweepMinimum
+    /// The smallest registry that is ever swept.
+    static let registrySweepMinimum = 1_024
     /// The inserted objects, not saved yet, held strongly; the registry does not list them.
     @exclusivity(unchecked) var insertedSet: [ObjectID: ManagedObject] = [:]
     /// The entities this context has ever held an object of (registered or inserted): a
@@ -280,6 +284,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard let id = object.objectID else { return }
         registry[id] = WeakObject(object: object)
         noteHeld(id.entity)
+        if registry.count >= registrySweepThreshold { sweepRegistry() }
+    }
+
+    /// Drops the entries of objects let go, so that a long-lived context's registry stays the
+    /// size of what is alive; amortised, since the next sweep waits until the registry doubles.
+    private func sweepRegistry() {
+        registry = registry.filter { $0.value.object != nil }
+        registrySweepThreshold = max(Self.registrySweepMinimum, registry.count * 2)
     }
 
     /// Makes an object from a stored row, or returns the registered one.
