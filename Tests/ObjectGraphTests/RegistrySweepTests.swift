@@ -10,7 +10,7 @@ struct RegistrySweepTests {
     func registryDoesNotGrowWithObjectsLetGo(flavor: StoreFlavor) throws {
         let container = try flavor.makeContainer()
         let view = container.viewContext
-        let count = 1_300
+        let count = ManagedObjectContext.registrySweepMinimum + 500
         try view.performAndWait {
             for index in 0..<count { Bucket(context: view).name = "b\(index)" }
             try view.save()
