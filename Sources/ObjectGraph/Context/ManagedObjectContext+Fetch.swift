@@ -129,7 +129,9 @@ extension ManagedObjectContext {
         }
         if engine.isLogging { query.evaluatedInMemory = plan.predicate.inMemoryParts.map(\.description) }
         noteReading(query.entities)
-        var objects: [T] = materializeAll(try engine.rows(matching: query))
+        var rows = try engine.rows(matching: query)
+        if sortsByIDInMemory { Self.sortRowsByObjectID(&rows) }
+        var objects: [T] = materializeAll(rows)
         if !plan.predicate.isExact {
             objects = try objects.filter { try request.matches($0) }
         }
@@ -139,7 +141,8 @@ extension ManagedObjectContext {
             if try request.matches(typed) { objects.append(typed) }
         }
         if sortsByIDInMemory {
-            Self.sortByObjectID(&objects)
+            // The rows are in order already; objects answered in memory still need their place.
+            if objects.count > storedCount { Self.sortByObjectID(&objects) }
             if window.isComplete { return objects }
         }
         if window.isComplete { return objects }
@@ -181,17 +184,29 @@ extension ManagedObjectContext {
     /// run the standard library's unspecialised generic sort, element access by element access
     /// (most of a selective fetch's time, measured).
     static func sortByObjectID<T: ManagedObject>(_ objects: inout [T]) {
-        guard objects.count > 1 else { return }
-        let ids = objects.map { $0.objectID! }
-        var order = Array(ids.indices)
+        guard objects.count > 1, let order = idOrder(objects.map { $0.objectID! }) else { return }
+        objects = order.map { objects[$0] }
+    }
+
+    /// Puts rows in object ID order before they are made objects: the same order as
+    /// ``sortByObjectID(_:)``, on a concrete type, so none of it runs as unspecialised generic
+    /// code.
+    static func sortRowsByObjectID(_ rows: inout [StoredRow]) {
+        guard rows.count > 1, let order = idOrder(rows.map(\.id)) else { return }
+        rows = order.map { rows[$0] }
+    }
+
+    /// The positions of `ids` in ID order; `nil` when they are in that order already (rows read
+    /// through the key often are).
+    private static func idOrder(_ ids: [ObjectID]) -> [Int]? {
         if let entity = ids.first?.entity, ids.allSatisfy({ $0.entity === entity }) {
             // One entity, the usual case: the keys decide, without comparing entity names.
             let keys = ids.map(\.primaryKey)
-            order.sort { keys[$0] < keys[$1] }
-        } else {
-            order.sort { ids[$0] < ids[$1] }
+            if zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) { return nil }
+            return Array(keys.indices).sorted { keys[$0] < keys[$1] }
         }
-        objects = order.map { objects[$0] }
+        if zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { return nil }
+        return Array(ids.indices).sorted { ids[$0] < ids[$1] }
     }
 
     /// Sorts fetched objects as the in-memory path does: by integer slots when it can, by the

@@ -17,9 +17,9 @@ extension ManagedObjectContext {
     func fetchPrepared<T: ManagedObject>(_ shape: FetchShape, engine: any StoreQueryEngine, as type: T.Type) throws -> [T]? {
         guard let statement = engine.fetchStatements.statement(for: shape.key, values: shape.values) else { return nil }
         noteReading([statement.entity])
-        var objects: [T] = materializeAll(try engine.rows(statement.text(binding: shape.values), of: statement.entity))
-        if statement.sortsByIDInMemory { Self.sortByObjectID(&objects) }
-        return objects
+        var rows = try engine.rows(statement.text(binding: shape.values), of: statement.entity)
+        if statement.sortsByIDInMemory { Self.sortRowsByObjectID(&rows) }
+        return materializeAll(rows)
     }
 
     /// Records the statement that `plan` runs as `query` for fetches of `shape`, when the rows

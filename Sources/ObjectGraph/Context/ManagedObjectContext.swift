@@ -56,6 +56,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // their accesses cannot overlap.
     /// The objects the context holds, inserted ones aside: weakly, see ``WeakObject``.
     @exclusivity(unchecked) var registry: [ObjectID: WeakObject] = [:]
+    /// The registry's size at which ``register(_:)`` next drops the entries of objects let go.
+    private var registrySweepThreshold = ManagedObjectContext.registrySweepMinimum
+    /// The smallest registry that is ever swept.
+    static let registrySweepMinimum = 8_192
     /// The inserted objects, not saved yet, held strongly; the registry does not list them.
     @exclusivity(unchecked) var insertedSet: [ObjectID: ManagedObject] = [:]
     /// The entities this context has ever held an object of (registered or inserted): a
@@ -280,6 +284,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard let id = object.objectID else { return }
         registry[id] = WeakObject(object: object)
         noteHeld(id.entity)
+        if registry.count >= registrySweepThreshold { sweepRegistry() }
+    }
+
+    /// Drops the entries of objects let go, so that a long-lived context's registry stays in
+    /// proportion to what is alive. Amortised: the next sweep waits until the registry is four
+    /// times what survived (and at least ``registrySweepMinimum``), and the rebuilt registry
+    /// has room for all of that, so fetches in between never grow it.
+    private func sweepRegistry() {
+        registry = registry.filter { $0.value.object != nil }
+        registrySweepThreshold = max(Self.registrySweepMinimum, registry.count * 4)
+        registry.reserveCapacity(registrySweepThreshold)
     }
 
     /// Makes an object from a stored row, or returns the registered one.

@@ -60,12 +60,14 @@ public struct Attribute<Value> {
     @usableFromInline var validation: AttributeValidation<Value>?
 
     /// Declares the attribute with the value a new object starts with.
+    @inlinable
     public init(wrappedValue: Value) {
         initialValue = wrappedValue
     }
 
     /// Declares the attribute with the value a new object starts with and what the store keeps
     /// for it: ``AttributeOptions/indexed`` or ``AttributeOptions/unique``.
+    @inlinable
     public init(wrappedValue: Value, _ options: AttributeOptions) {
         initialValue = wrappedValue
         self.options = options
@@ -78,6 +80,7 @@ public struct Attribute<Value> {
     /// @Attribute(originalName: "title") var name: String = ""
     /// @Attribute(.unique, originalName: "login") var username: String = ""
     /// ```
+    @inlinable
     public init(wrappedValue: Value, _ options: AttributeOptions = [], originalName: String) {
         initialValue = wrappedValue
         self.options = options
@@ -91,6 +94,7 @@ public struct Attribute<Value> {
     /// @Attribute(validation: .range(1...5)) var rating: Int = 3
     /// @Attribute(.indexed, validation: .notEmpty) var title: String = ""
     /// ```
+    @inlinable
     public init(wrappedValue: Value, _ options: AttributeOptions = [], originalName: String? = nil, validation: AttributeValidation<Value>) {
         initialValue = wrappedValue
         self.options = options

@@ -44,6 +44,7 @@ public struct Relationship<Value: RelationshipValue> {
     ///   - deleteRule: ``DeleteRule/nullify`` by default.
     ///   - originalName: what a previous version of the model called the relationship, so that
     ///     a store written by that version keeps its links (see `Docs/Migrations.md`).
+    @inlinable
     public init(inverse: String? = nil, deleteRule: DeleteRule = .nullify, originalName: String? = nil) {
         self.inverse = inverse
         self.deleteRule = deleteRule
@@ -51,6 +52,7 @@ public struct Relationship<Value: RelationshipValue> {
     }
 
     /// Declares the relationship with a starting value (usually `nil` or `[]`).
+    @inlinable
     public init(wrappedValue: Value, inverse: String? = nil, deleteRule: DeleteRule = .nullify, originalName: String? = nil) {
         self.init(inverse: inverse, deleteRule: deleteRule, originalName: originalName)
         pendingValue = wrappedValue

@@ -47,11 +47,14 @@ struct SQLiteStoreOpening {
     /// than its header as an empty database and would write a new store over it; any non-empty
     /// file must start with the 16-byte header "SQLite format 3\0".
     static func checkHeader(path: String) throws(ObjectGraphError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }  // missing: created
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        guard !header.isEmpty else { return }
-        if header != Data("SQLite format 3\u{0}".utf8) {
+        // Plain POSIX calls: a `FileHandle` cost a tenth of opening a store.
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return }  // missing: created
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+        guard count > 0 else { return }
+        if !header[..<count].elementsEqual("SQLite format 3\u{0}".utf8) {
             throw .corruptStore(path: path, message: "file is not a database")
         }
     }
