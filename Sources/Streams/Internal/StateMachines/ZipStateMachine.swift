@@ -61,7 +61,7 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
         }
         guard let combination = pairing.pair(element, at: index) else { return .none }
         let signal = queue.offer(combination)
-        guard someUpstreamFinished, finished.indices.contains(where: { finished[$0] && pairing.count(at: $0) == 0 }) else {
+        guard someUpstreamFinished, finished.indices.contains(where: { finished[$0] && pairing.isEmpty(at: $0) }) else {
             return Action(signal: signal)
         }
         var action = finish(.finished)
@@ -136,7 +136,7 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
         someUpstreamFinished = true
         links[index] = nil
         if case .failure = completion { return finish(completion) }
-        return pairing.count(at: index) == 0 ? finish(.finished) : .none
+        return pairing.isEmpty(at: index) ? finish(.finished) : .none
     }
 
     @inlinable
