@@ -2,7 +2,7 @@
 /// upstreams have one. It is what ``ZipStateMachine`` lends to the holder of an open turn
 /// (see `StateMachineShell+Lent.swift`), so it holds nothing else.
 @usableFromInline
-package struct ZipPairing<Queues: ZipQueues> {
+package struct ZipPairing<Queues: ZipQueues>: LendableState {
     @usableFromInline var waiting: Queues
     /// How many upstreams have at least one value waiting.
     @usableFromInline var upstreamsWithValues = 0
@@ -11,6 +11,8 @@ package struct ZipPairing<Queues: ZipQueues> {
     package init(upstreamCount: Int) {
         waiting = Queues(upstreamCount: upstreamCount)
     }
+
+    @inlinable package var upstreamCount: Int { waiting.upstreamCount }
 
     /// How many values of the upstream at `index` wait for their counterparts.
     @inlinable
