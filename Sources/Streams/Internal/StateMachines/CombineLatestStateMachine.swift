@@ -13,7 +13,7 @@
 /// stream never emits but still finishes only when the others do. The first failure ends the
 /// stream at once.
 @usableFromInline
-package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, Link>: IndexedUpstreamsStateMachine, DeliveryQueueStateMachine {
+package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, Link>: StateLendingMachine {
     @usableFromInline package typealias Element = Values.Element
     @usableFromInline package typealias Action = StateMachineAction<Values.Combination, Failure, Link>
 
@@ -35,7 +35,7 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     @usableFromInline var slotsWithoutValue: Int
     /// Non-nil while `latest` is lent to the holder of an open turn (``lendState()``; `latest` is
     /// then empty): the values and completions that arrive meanwhile, for its return.
-    @usableFromInline var inbox: LentInbox<Element, Failure>?
+    @usableFromInline package var inbox: LentInbox<Element, Failure>?
 
     /// The subscription of the upstream at `index`, while attached.
     @inlinable
@@ -107,30 +107,10 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     @inlinable
     package mutating func holderTookValueUnannounced() { queue.holderTookValueUnannounced() }
 
-    @inlinable
-    package mutating func lendState() -> Values {
-        assert(handsOutValuesUnchanged, "CombineLatestStateMachine.lendState(): not steady")
-        inbox = LentInbox()
-        var lent = Values(upstreamCount: latest.upstreamCount)
-        swap(&lent, &latest)
-        return lent
-    }
+    @usableFromInline package typealias LentState = Values
 
     @inlinable
-    package mutating func takeBackState(_ state: consuming Values) -> Action {
-        guard let kept = inbox.take() else { preconditionFailure("CombineLatestStateMachine.takeBackState: nothing lent") }
-        guard !queue.isEnding else {
-            // Cancelled meanwhile: what was lent goes, after unlocking (the inbox went then).
-            var gone = state
-            gone.removeAll(into: &queue.discards)
-            return .none
-        }
-        latest = state
-        var replaced = Discards()
-        let action = kept.replay(on: &self, discarding: &replaced)
-        queue.discards.add(contentsOf: replaced)
-        return action
-    }
+    package static var lentStateHome: WritableKeyPath<Self, LentState> { \.latest }
 
     @inlinable
     package static func receive(taking slot: inout Element?, at index: Int, lentState state: inout Values) -> Values.Combination? {

@@ -5,16 +5,12 @@
 /// and makes a tuple, so that combining allocates nothing; the machine's tests use
 /// ``UniformLatestValues``, which makes an array.
 @usableFromInline
-package protocol LatestValues {
+package protocol LatestValues: LendableState {
     /// A value of one upstream, as its link hands it in.
     associatedtype Element
     /// The latest value of each upstream, in position order.
     associatedtype Combination
 
-    /// No values yet, for `upstreamCount` upstreams at positions `0..<upstreamCount`.
-    init(upstreamCount: Int)
-    /// How many upstreams there are.
-    var upstreamCount: Int { get }
     /// Whether the upstream at `index` has sent a value.
     func hasValue(at index: Int) -> Bool
     /// Makes `element` the latest value of the upstream at `index`, which sent it; returns the
@@ -22,8 +18,6 @@ package protocol LatestValues {
     mutating func replace(at index: Int, with element: Element) -> Element?
     /// The latest value of every upstream, as one combination. Every upstream must have one.
     func combination() -> Combination
-    /// Forgets every value, into `discards`.
-    mutating func removeAll(into discards: inout Discards)
 }
 
 /// The latest values of up to four upstreams of different types; positions past

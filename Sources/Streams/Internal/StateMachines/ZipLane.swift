@@ -12,20 +12,23 @@ struct ZipLane<Value> {
 
     @inlinable init() {}
 
-    @inlinable var isEmpty: Bool { front == nil }
+    @inlinable @inline(__always) var isEmpty: Bool { front == nil }
 
     @inlinable var count: Int { front == nil ? 0 : 1 + behind.count }
 
     @inlinable
+    @inline(__always)
     mutating func append(_ value: Value) {
         if front == nil { front = value } else { behind.append(value) }
     }
 
-    /// The oldest value, removed. The lane must not be empty.
+    /// The oldest value, removed; `emptied` goes up by one if the lane is left empty. The lane
+    /// must not be empty.
     @inlinable
-    mutating func removeFirst() -> Value {
+    @inline(__always)
+    mutating func removeFirst(countingEmptied emptied: inout Int) -> Value {
         let first = front.take().unsafelyUnwrapped
-        if !behind.isEmpty { front = behind.removeFirst() }
+        if behind.isEmpty { emptied += 1 } else { front = behind.removeFirst() }
         return first
     }
 

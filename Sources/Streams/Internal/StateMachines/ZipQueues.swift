@@ -19,21 +19,28 @@ package protocol ZipQueues {
     mutating func enqueue(_ element: Element, at index: Int)
     /// How many values of the upstream at `index` wait.
     func count(at index: Int) -> Int
-    /// Removes the first value of every queue, as one combination. No queue may be empty.
-    mutating func dequeueCombination() -> Combination
+    /// Whether no value of the upstream at `index` waits.
+    func isEmpty(at index: Int) -> Bool
+    /// Removes the first value of every queue, as one combination; `emptied` goes up by the
+    /// number of queues that this leaves empty. No queue may be empty.
+    mutating func dequeueCombination(countingEmptied emptied: inout Int) -> Combination
     /// The combination of `element`, from the upstream at `index`, whose queue is empty, and
-    /// the first value of every other queue, which it removes. No other queue may be empty.
-    mutating func dequeueCombination(completingWith element: Element, at index: Int) -> Combination
+    /// the first value of every other queue, which it removes; `emptied` goes up by the number
+    /// of those other queues that this leaves empty (the queue at `index` stays empty and is not
+    /// counted). No other queue may be empty.
+    mutating func dequeueCombination(completingWith element: Element, at index: Int, countingEmptied emptied: inout Int) -> Combination
     /// Empties the queue of the upstream at `index` into `discards`.
     mutating func removeAll(at index: Int, into discards: inout Discards)
 }
 
 extension ZipQueues {
-    /// The element queued, then the first value of every queue taken.
+    /// The element queued, then the first value of every queue taken (the element's queue,
+    /// emptied again, not counted).
     @inlinable
-    package mutating func dequeueCombination(completingWith element: Element, at index: Int) -> Combination {
+    package mutating func dequeueCombination(completingWith element: Element, at index: Int, countingEmptied emptied: inout Int) -> Combination {
         enqueue(element, at: index)
-        return dequeueCombination()
+        emptied -= 1
+        return dequeueCombination(countingEmptied: &emptied)
     }
 }
 
@@ -57,13 +64,13 @@ package struct TypedZipQueues<A, B, C, D>: ZipQueues {
     }
 
     @inlinable
+    @inline(__always)
     package mutating func enqueue(_ element: Element, at index: Int) {
-        switch element {
-        case .first(let value): a.append(value)
-        case .second(let value): b.append(value)
-        case .third(let value): c.append(value)
-        case .fourth(let value): d.append(value)
-        }
+        // Comparisons, not a switch: see `isEmpty(at:)`.
+        if case .first(let value) = element { a.append(value) }
+        else if case .second(let value) = element { b.append(value) }
+        else if case .third(let value) = element { c.append(value) }
+        else if case .fourth(let value) = element { d.append(value) }
     }
 
     @inlinable
@@ -76,19 +83,33 @@ package struct TypedZipQueues<A, B, C, D>: ZipQueues {
         }
     }
 
+    // Comparisons, not a switch: zip's upstreams take turns, and a jump table over the
+    // alternating index is an indirect branch whose target changes every value.
     @inlinable
-    package mutating func dequeueCombination() -> Combination {
-        (a.removeFirst(), b.removeFirst(), upstreamCount > 2 ? c.removeFirst() : nil, upstreamCount > 3 ? d.removeFirst() : nil)
+    @inline(__always)
+    package func isEmpty(at index: Int) -> Bool {
+        if index == 0 { return a.isEmpty }
+        if index == 1 { return b.isEmpty }
+        return index == 2 ? c.isEmpty : d.isEmpty
+    }
+
+    @inlinable
+    @inline(__always)
+    package mutating func dequeueCombination(countingEmptied emptied: inout Int) -> Combination {
+        (a.removeFirst(countingEmptied: &emptied), b.removeFirst(countingEmptied: &emptied),
+         upstreamCount > 2 ? c.removeFirst(countingEmptied: &emptied) : nil,
+         upstreamCount > 3 ? d.removeFirst(countingEmptied: &emptied) : nil)
     }
 
     /// Pairs `element` with the other queues' first values without queueing it.
     @inlinable
-    package mutating func dequeueCombination(completingWith element: Element, at index: Int) -> Combination {
-        assert(count(at: index) == 0, "TypedZipQueues: the completing element's queue is not empty")
-        let first: A = if case .first(let value) = element { value } else { a.removeFirst() }
-        let second: B = if case .second(let value) = element { value } else { b.removeFirst() }
-        let third: C? = if case .third(let value) = element { value } else { upstreamCount > 2 ? c.removeFirst() : nil }
-        let fourth: D? = if case .fourth(let value) = element { value } else { upstreamCount > 3 ? d.removeFirst() : nil }
+    @inline(__always)
+    package mutating func dequeueCombination(completingWith element: Element, at index: Int, countingEmptied emptied: inout Int) -> Combination {
+        assert(isEmpty(at: index), "TypedZipQueues: the completing element's queue is not empty")
+        let first: A = if case .first(let value) = element { value } else { a.removeFirst(countingEmptied: &emptied) }
+        let second: B = if case .second(let value) = element { value } else { b.removeFirst(countingEmptied: &emptied) }
+        let third: C? = if case .third(let value) = element { value } else { upstreamCount > 2 ? c.removeFirst(countingEmptied: &emptied) : nil }
+        let fourth: D? = if case .fourth(let value) = element { value } else { upstreamCount > 3 ? d.removeFirst(countingEmptied: &emptied) : nil }
         return (first, second, third, fourth)
     }
 
@@ -124,8 +145,11 @@ package struct UniformZipQueues<Value>: ZipQueues {
     package func count(at index: Int) -> Int { queues[index].count }
 
     @inlinable
-    package mutating func dequeueCombination() -> [Value] {
-        queues.indices.map { queues[$0].removeFirst() }
+    package func isEmpty(at index: Int) -> Bool { queues[index].isEmpty }
+
+    @inlinable
+    package mutating func dequeueCombination(countingEmptied emptied: inout Int) -> [Value] {
+        queues.indices.map { queues[$0].removeFirst(countingEmptied: &emptied) }
     }
 
     @inlinable

@@ -8,7 +8,7 @@
 /// left waiting, since no further tuple can be formed; the other upstreams are cancelled and
 /// tuples already formed are delivered first. The first failure ends the stream at once.
 @usableFromInline
-package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: IndexedUpstreamsStateMachine, DeliveryQueueStateMachine {
+package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: StateLendingMachine {
     @usableFromInline package typealias Element = Queues.Element
     @usableFromInline package typealias Action = StateMachineAction<Queues.Combination, Failure, Link>
 
@@ -22,7 +22,7 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @usableFromInline var someUpstreamFinished = false
     /// Non-nil while `pairing` is lent to the holder of an open turn (``lendState()``; `pairing`
     /// is then empty): the values and completions that arrive meanwhile, for its return.
-    @usableFromInline var inbox: LentInbox<Element, Failure>?
+    @usableFromInline package var inbox: LentInbox<Element, Failure>?
 
     @usableFromInline package var queue = DeliveryQueue<Queues.Combination, Failure>()
     /// Everything downstream has requested so far; each upstream has been asked for it.
@@ -61,7 +61,7 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
         }
         guard let combination = pairing.pair(element, at: index) else { return .none }
         let signal = queue.offer(combination)
-        guard someUpstreamFinished, finished.indices.contains(where: { finished[$0] && pairing.count(at: $0) == 0 }) else {
+        guard someUpstreamFinished, finished.indices.contains(where: { finished[$0] && pairing.isEmpty(at: $0) }) else {
             return Action(signal: signal)
         }
         var action = finish(.finished)
@@ -95,30 +95,10 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
     @inlinable
     package mutating func holderTookValueUnannounced() { queue.holderTookValueUnannounced() }
 
-    @inlinable
-    package mutating func lendState() -> ZipPairing<Queues> {
-        assert(handsOutValuesUnchanged, "ZipStateMachine.lendState(): not steady")
-        inbox = LentInbox()
-        var lent = ZipPairing<Queues>(upstreamCount: pairing.waiting.upstreamCount)
-        swap(&lent, &pairing)
-        return lent
-    }
+    @usableFromInline package typealias LentState = ZipPairing<Queues>
 
     @inlinable
-    package mutating func takeBackState(_ state: consuming ZipPairing<Queues>) -> Action {
-        guard let kept = inbox.take() else { preconditionFailure("ZipStateMachine.takeBackState: nothing lent") }
-        guard !queue.isEnding else {
-            // Cancelled meanwhile: what was lent goes, after unlocking (the inbox went then).
-            var gone = state
-            gone.removeAll(into: &queue.discards)
-            return .none
-        }
-        pairing = state
-        var replaced = Discards()
-        let action = kept.replay(on: &self, discarding: &replaced)
-        queue.discards.add(contentsOf: replaced)
-        return action
-    }
+    package static var lentStateHome: WritableKeyPath<Self, LentState> { \.pairing }
 
     @inlinable
     package static func receive(taking slot: inout Element?, at index: Int, lentState state: inout ZipPairing<Queues>) -> Queues.Combination? {
@@ -136,7 +116,7 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: Indexed
         someUpstreamFinished = true
         links[index] = nil
         if case .failure = completion { return finish(completion) }
-        return pairing.count(at: index) == 0 ? finish(.finished) : .none
+        return pairing.isEmpty(at: index) ? finish(.finished) : .none
     }
 
     @inlinable
