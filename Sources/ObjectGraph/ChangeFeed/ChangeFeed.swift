@@ -201,10 +201,10 @@ final class ChangeFeed: @unchecked Sendable {
     /// the history's state standing for the look (one round trip less per save); anything else
     /// is looked at.
     private func wokenUp(_ wakeUp: WakeUp) {
-        guard case .committed(let token) = wakeUp else { return check() }
+        guard case .committed(let token, let written) = wakeUp else { return check() }
         guard !lock.withLock({ position.accountsFor(token) }) else { return }
         guard let coordinator, let watcher = currentWatcher() else { return }
-        follow(coordinator, watcher, deciding: true)
+        follow(coordinator, watcher, deciding: true, written: written)
     }
 
     /// Looks at the store and follows, resets or does nothing.
@@ -220,8 +220,11 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// Reads what other writers changed since the token and broadcasts it as one save. With
     /// `deciding`, no look came first: the state the read saw decides, and a reset (a write of
-    /// another program, another store) drops what was read.
-    private func follow(_ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher, deciding: Bool = false) {
+    /// another program, another store) drops what was read. `written` is the wake-up's hint of
+    /// the rows to read (see ``WakeUp/committed(token:written:)``).
+    private func follow(
+        _ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher, deciding: Bool = false, written: [String: [Int64]] = [:]
+    ) {
         enum Outcome {
             case merged(DidSave?, HistoryToken?)
             case expired
@@ -233,7 +236,9 @@ final class ChangeFeed: @unchecked Sendable {
             let (token, own, identifier) = lock.withLock { (position.token, position.own, position.storeIdentifier) }
             let changes: RemoteChanges
             do throws(ObjectGraphError) {
-                changes = try watcher.changes(after: token, storeIdentifier: identifier, own: own) { coordinator.followedEntityNames() }
+                changes = try watcher.changes(after: token, storeIdentifier: identifier, own: own, written: written) {
+                    coordinator.followedEntityNames()
+                }
             } catch .historyTokenExpired, .historyTokenMismatch, .historyTokenAhead {
                 return .expired
             } catch {
