@@ -204,7 +204,7 @@ final class ChangeFeed: @unchecked Sendable {
         guard case .committed(let token, let written) = wakeUp else { return check() }
         guard !lock.withLock({ position.accountsFor(token) }) else { return }
         guard let coordinator, let watcher = currentWatcher() else { return }
-        follow(coordinator, watcher, deciding: true, written: written)
+        follow(coordinator, watcher, deciding: token, written: written)
     }
 
     /// Looks at the store and follows, resets or does nothing.
@@ -219,11 +219,14 @@ final class ChangeFeed: @unchecked Sendable {
     }
 
     /// Reads what other writers changed since the token and broadcasts it as one save. With
-    /// `deciding`, no look came first: the state the read saw decides, and a reset (a write of
-    /// another program, another store) drops what was read. `written` is the wake-up's hint of
-    /// the rows to read (see ``WakeUp/committed(token:written:)``).
+    /// `deciding` (the token of the commit that woke the feed), no look came first: the state
+    /// the read saw decides, and a reset (a write of another program, another store) drops what
+    /// was read; and a commit the position accounts for once the save lock is held (the
+    /// container's own save, whose `NOTIFY` came back before the save had noted its token)
+    /// calls for no read. `written` is the wake-up's hint of the rows to read (see
+    /// ``WakeUp/committed(token:written:)``).
     private func follow(
-        _ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher, deciding: Bool = false, written: [String: [Int64]] = [:]
+        _ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher, deciding: Int64? = nil, written: [String: [Int64]] = [:]
     ) {
         enum Outcome {
             case merged(DidSave?, HistoryToken?)
@@ -233,6 +236,7 @@ final class ChangeFeed: @unchecked Sendable {
         // Under the save lock, no save of this container commits meanwhile: every earlier one
         // is in the snapshot read, every later one gets a later number than this merge.
         let outcome = coordinator.withSaveLock { () -> Outcome in
+            if let deciding, lock.withLock({ position.accountsFor(deciding) }) { return .merged(nil, nil) }
             let (token, own, identifier) = lock.withLock { (position.token, position.own, position.storeIdentifier) }
             let changes: RemoteChanges
             do throws(ObjectGraphError) {
@@ -244,7 +248,7 @@ final class ChangeFeed: @unchecked Sendable {
             } catch {
                 return .failed  // the next wake-up or look tries again
             }
-            if deciding, lock.withLock({ position.decide(after: changes.state, ownWrites: changes.ownWrites) }) == .reset {
+            if deciding != nil, lock.withLock({ position.decide(after: changes.state, ownWrites: changes.ownWrites) }) == .reset {
                 return .expired
             }
             lock.withLock { position.advance(to: changes.lastToken) }

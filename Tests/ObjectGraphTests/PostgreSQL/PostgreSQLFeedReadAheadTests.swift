@@ -43,6 +43,35 @@ struct PostgreSQLFeedReadAheadTests {
         }
     }
 
+    @Test("a writer's own NOTIFY that arrives before its save has noted the token (the save is slow to return) reads nothing")
+    func ownNotificationBeforeTheSaveReturns() throws {
+        try PostgreSQLTestServer.withDatabase { database in
+            let store = StoreKind.postgreSQL(try PostgreSQLTestServer.connectionText(replacing: ["dbname": database.name]))
+            var options = ChangeFeedOptions()
+            options.safetyNetInterval = .seconds(3600)  // no look of its own: only the wake-ups
+            let writer = try historyContainer(store, options: options)
+            let live = try LiveCards(container: writer)  // the writer's contexts follow Card
+            // Listening (and its first look done) before the saves.
+            #expect(PostgreSQLTestServer.eventually { (try? ConcurrencyPostgreSQLFeedTests().listeners(in: database).count) == 1 })
+            Thread.sleep(forTimeInterval: 0.1)
+            let context = writer.newBackgroundContext(name: "writer")
+            let logged = QuerySQLLogTests.Collected()
+            // The log is delivered before the save returns: a pause there keeps the token from
+            // being noted as the container's own until its NOTIFY has surely come back.
+            writer.sqlLogHandler = { entry in
+                logged.append(entry)
+                if entry.sql.hasSuffix("; COMMIT") { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            try saveCards(1...3, in: context)
+            Thread.sleep(forTimeInterval: 0.2)  // any wake-up has been acted on
+            writer.sqlLogHandler = nil
+            let reads = logged.all.filter { $0.sql == HistorySQL.postgreSQL.stateAndTransactionsAfter }
+            #expect(reads.isEmpty, "the writer read its own saves back: \(reads.map(\.description))")
+            #expect(try live.agree(with: writer))
+            writer.close()
+        }
+    }
+
     /// What `watcher` reads after `token` with the wake-up hint `written`, in a comparable form.
     static func read(_ watcher: any StoreChangeWatcher, after token: HistoryToken, written: [String: [Int64]]) throws -> [String] {
         let changes = try watcher.changes(after: token.value, storeIdentifier: token.storeIdentifier, own: [], written: written) { nil }
