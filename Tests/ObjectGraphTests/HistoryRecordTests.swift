@@ -176,6 +176,32 @@ struct FeedPositionTests {
         #expect(WakeUp(notificationPayload: " 42") == .look)
     }
 
+    @Test("a NOTIFY's payload may name, after the token, the rows a small save inserted or updated; a hint that cannot be read is dropped, never the token")
+    func wakeUpPayloadsNamingRows() {
+        #expect(WakeUp(notificationPayload: "42 Card=3,5 Board=7") == .committed(token: 42, written: ["Card": [3, 5], "Board": [7]]))
+        #expect(WakeUp(notificationPayload: "42 Card=3 Card=5") == .committed(token: 42, written: ["Card": [3, 5]]))
+        for broken in ["42 Card=", "42 Card=3,x", "42 =3", "42 Card", "42 Card=3 ", "42 Card=3=4"] {
+            #expect(WakeUp(notificationPayload: broken) == .committed(token: 42), "\(broken)")
+        }
+    }
+
+    @Test("what a save's NOTIFY adds to its token: the inserted and updated rows by entity, none deleted; nothing for more than 100 rows")
+    func notificationSuffix() {
+        let record = HistoryRecord(groups: [
+            .init(kind: .insert, entityName: "Card", keys: [], primaryKeys: [4]),
+            .init(kind: .update, entityName: "Board", keys: ["title"], primaryKeys: [1]),
+            .init(kind: .update, entityName: "Card", keys: ["rank"], primaryKeys: [2, 3]),
+            .init(kind: .delete, entityName: "Card", keys: [], primaryKeys: [9]),
+        ])
+        let suffix = WakeUp.notificationSuffix(for: record)
+        #expect(suffix == " Card=4,2,3 Board=1")
+        #expect(WakeUp(notificationPayload: "7" + suffix) == .committed(token: 7, written: ["Card": [4, 2, 3], "Board": [1]]))
+        let big = HistoryRecord(groups: [.init(kind: .insert, entityName: "Card", keys: [], primaryKeys: Array(1...101))])
+        #expect(WakeUp.notificationSuffix(for: big) == "")
+        let deletes = HistoryRecord(groups: [.init(kind: .delete, entityName: "Card", keys: [], primaryKeys: [1])])
+        #expect(WakeUp.notificationSuffix(for: deletes) == "")
+    }
+
     @Test("a file without history tables: a commit that moved neither the store's own count nor the history bypassed it")
     func decisionsWithoutHistory() {
         let empty = HistoryState(storeIdentifier: "", lastToken: 0, trimmedThrough: 0)

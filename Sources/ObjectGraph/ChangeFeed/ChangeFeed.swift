@@ -201,10 +201,10 @@ final class ChangeFeed: @unchecked Sendable {
     /// the history's state standing for the look (one round trip less per save); anything else
     /// is looked at.
     private func wokenUp(_ wakeUp: WakeUp) {
-        guard case .committed(let token) = wakeUp else { return check() }
+        guard case .committed(let token, let written) = wakeUp else { return check() }
         guard !lock.withLock({ position.accountsFor(token) }) else { return }
         guard let coordinator, let watcher = currentWatcher() else { return }
-        follow(coordinator, watcher, deciding: true)
+        follow(coordinator, watcher, deciding: token, written: written)
     }
 
     /// Looks at the store and follows, resets or does nothing.
@@ -219,9 +219,15 @@ final class ChangeFeed: @unchecked Sendable {
     }
 
     /// Reads what other writers changed since the token and broadcasts it as one save. With
-    /// `deciding`, no look came first: the state the read saw decides, and a reset (a write of
-    /// another program, another store) drops what was read.
-    private func follow(_ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher, deciding: Bool = false) {
+    /// `deciding` (the token of the commit that woke the feed), no look came first: the state
+    /// the read saw decides, and a reset (a write of another program, another store) drops what
+    /// was read; and a commit the position accounts for once the save lock is held (the
+    /// container's own save, whose `NOTIFY` came back before the save had noted its token)
+    /// calls for no read. `written` is the wake-up's hint of the rows to read (see
+    /// ``WakeUp/committed(token:written:)``).
+    private func follow(
+        _ coordinator: StoreCoordinator, _ watcher: any StoreChangeWatcher, deciding: Int64? = nil, written: [String: [Int64]] = [:]
+    ) {
         enum Outcome {
             case merged(DidSave?, HistoryToken?)
             case expired
@@ -230,16 +236,19 @@ final class ChangeFeed: @unchecked Sendable {
         // Under the save lock, no save of this container commits meanwhile: every earlier one
         // is in the snapshot read, every later one gets a later number than this merge.
         let outcome = coordinator.withSaveLock { () -> Outcome in
+            if let deciding, lock.withLock({ position.accountsFor(deciding) }) { return .merged(nil, nil) }
             let (token, own, identifier) = lock.withLock { (position.token, position.own, position.storeIdentifier) }
             let changes: RemoteChanges
             do throws(ObjectGraphError) {
-                changes = try watcher.changes(after: token, storeIdentifier: identifier, own: own) { coordinator.followedEntityNames() }
+                changes = try watcher.changes(after: token, storeIdentifier: identifier, own: own, written: written) {
+                    coordinator.followedEntityNames()
+                }
             } catch .historyTokenExpired, .historyTokenMismatch, .historyTokenAhead {
                 return .expired
             } catch {
                 return .failed  // the next wake-up or look tries again
             }
-            if deciding, lock.withLock({ position.decide(after: changes.state, ownWrites: changes.ownWrites) }) == .reset {
+            if deciding != nil, lock.withLock({ position.decide(after: changes.state, ownWrites: changes.ownWrites) }) == .reset {
                 return .expired
             }
             lock.withLock { position.advance(to: changes.lastToken) }

@@ -24,9 +24,15 @@ protocol StoreChangeWatcher: AnyObject, Sendable {
     /// before that is included, and one it starts to hold after is read by the context itself
     /// as it is now.
     ///
+    /// `written` is a hint of the rows to read, by entity (a wake-up's, see
+    /// ``WakeUp/committed(token:written:)``): a watcher may ask for them together with the
+    /// history. The history alone decides what is read and returned.
+    ///
     /// - Throws: ``ObjectGraphError/historyTokenExpired(path:token:oldestAvailable:)`` when the
     ///   history after `token` is gone.
-    func changes(after token: Int64, storeIdentifier: String, own: Set<Int64>, interest: () -> Set<String>?) throws(ObjectGraphError) -> RemoteChanges
+    func changes(
+        after token: Int64, storeIdentifier: String, own: Set<Int64>, written: [String: [Int64]], interest: () -> Set<String>?
+    ) throws(ObjectGraphError) -> RemoteChanges
     /// Closes the connection; later calls throw ``ObjectGraphError/storeClosed(path:)``.
     func close()
 }

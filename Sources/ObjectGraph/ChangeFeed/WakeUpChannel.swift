@@ -29,19 +29,3 @@ protocol WakeUpChannel: AnyObject, Sendable {
     /// nothing. Empty when the channel cannot tell.
     func listenerStarts(maximumAge: TimeInterval) -> [String: Int64]
 }
-
-/// What a wake-up says about the commit behind it.
-enum WakeUp: Sendable, Equatable {
-    /// Something may have been committed: look at the store.
-    case look
-    /// The history transaction `token` of the store was committed (PostgreSQL's `NOTIFY`
-    /// carries it): a reader that already accounts for it has nothing to look at, and one that
-    /// does not reads the history at once.
-    case committed(token: Int64)
-
-    /// What a `NOTIFY` of the store's channel says: a save sends its token, a write of another
-    /// program (through the tables' triggers) nothing.
-    init(notificationPayload payload: String) {
-        self = Int64(payload).map { .committed(token: $0) } ?? .look
-    }
-}

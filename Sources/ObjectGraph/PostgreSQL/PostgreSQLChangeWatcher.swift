@@ -42,13 +42,19 @@ final class PostgreSQLChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
         return StoreLook(committedElsewhere: true, state: state, ownWrites: writes)
     }
 
-    func changes(after token: Int64, storeIdentifier: String, own: Set<Int64>, interest: () -> Set<String>?) throws(ObjectGraphError) -> RemoteChanges {
+    /// The rows `written` names are asked for with the history, in one round trip (see
+    /// ``PostgreSQLStore/readAhead(after:written:interest:on:)``).
+    func changes(
+        after token: Int64, storeIdentifier: String, own: Set<Int64>, written: [String: [Int64]], interest: () -> Set<String>?
+    ) throws(ObjectGraphError) -> RemoteChanges {
         lock.lock()
         defer { lock.unlock() }
         defer { store.sqlLog.deliverPending() }
         return try withConnection { connection throws(ObjectGraphError) -> RemoteChanges in
             try connection.readTransaction { () throws(ObjectGraphError) -> RemoteChanges in
-                try store.readRemoteChanges(after: token, storeIdentifier: storeIdentifier, own: own, interest: interest, on: connection)
+                if !written.isEmpty { try store.readAhead(after: token, written: written, interest: interest(), on: connection) }
+                defer { connection.forgetAnswersAhead() }
+                return try store.readRemoteChanges(after: token, storeIdentifier: storeIdentifier, own: own, interest: interest, on: connection)
             }
         }
     }

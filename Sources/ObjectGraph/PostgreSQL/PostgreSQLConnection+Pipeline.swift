@@ -83,15 +83,7 @@ extension PostgreSQLConnection {
         }
         let begin = deferredBegin
         deferredBegin = nil
-        var sends: [(sql: String, send: () -> Int32)] = []
-        if let begin { sends.append((begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) })) }
-        for call in statements {
-            sends.append((call.sql, { [self] in
-                (try? withParameters(call.parameters) { values, lengths, formats in
-                    PQsendQueryPrepared(handle, call.name, Int32(call.parameters.count), values, lengths, formats, 1)
-                }) ?? 0
-            }))
-        }
+        var sends = sends(of: statements, after: begin, on: handle)
         sends.append(("COMMIT", { PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 1) }))
         let start = ContinuousClock.now
         defer { logSent(statements, since: start) }
@@ -101,6 +93,38 @@ extension PostgreSQLConnection {
                               message: "the transaction had failed and was rolled back: nothing of it was written")
         }
         return Array(results.dropFirst(begin == nil ? 0 : 1).dropLast())
+    }
+
+    /// Runs `statements` in order in the open transaction (or each alone outside one), in one
+    /// pipeline with the transaction's `BEGIN` if it is still deferred: one round trip for all.
+    /// What a change watcher's read sends ahead (see ``PostgreSQLStoreConnection/sendAhead(_:)``).
+    ///
+    /// - Returns: one result per statement.
+    /// - Throws: the first failing statement's error (the server skips the ones after it, and
+    ///   a transaction open is then failed).
+    func executeTogether(_ statements: [PreparedCall]) throws(ObjectGraphError) -> [PostgreSQLResult] {
+        let handle = try liveHandle()
+        let begin = deferredBegin
+        deferredBegin = nil
+        let sends = sends(of: statements, after: begin, on: handle)
+        let start = ContinuousClock.now
+        defer { logSent(statements, since: start, committing: false) }
+        guard let begin else { return try pipeline(sends, on: handle) }
+        return Array(try beginning(with: begin) { () throws(ObjectGraphError) -> [PostgreSQLResult] in try pipeline(sends, on: handle) }.dropFirst())
+    }
+
+    /// What ``pipeline(_:on:)`` sends for `statements`, after `begin` when there is one.
+    private func sends(of statements: [PreparedCall], after begin: String?, on handle: OpaquePointer) -> [(sql: String, send: () -> Int32)] {
+        var sends: [(sql: String, send: () -> Int32)] = []
+        if let begin { sends.append((begin, { PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 1) })) }
+        for call in statements {
+            sends.append((call.sql, { [self] in
+                (try? withParameters(call.parameters) { values, lengths, formats in
+                    PQsendQueryPrepared(handle, call.name, Int32(call.parameters.count), values, lengths, formats, 1)
+                }) ?? 0
+            }))
+        }
+        return sends
     }
 
     /// Whether the server ended the session while the connection sat idle: what arrived since
@@ -113,12 +137,13 @@ extension PostgreSQLConnection {
         return PQstatus(handle) == CONNECTION_BAD
     }
 
-    /// Logs statements sent together, each with the time from `start` to the end of all.
-    private func logSent(_ statements: [PreparedCall], since start: ContinuousClock.Instant) {
+    /// Logs statements sent together, each with the time from `start` to the end of all (the
+    /// last with `; COMMIT` when `committing`).
+    private func logSent(_ statements: [PreparedCall], since start: ContinuousClock.Instant, committing: Bool = true) {
         guard let log, log.isEnabled else { return }
         let duration = ContinuousClock.now - start
         for (index, call) in statements.enumerated() {
-            let sql = index == statements.count - 1 ? call.sql + "; COMMIT" : call.sql
+            let sql = committing && index == statements.count - 1 ? call.sql + "; COMMIT" : call.sql
             let expanded = connectionString.scrub(PostgreSQLStatementText.expanding(sql, with: call.parameters))
             log.record(SQLLogEntry(sql: sql, expandedSQL: expanded, duration: duration, evaluatedInMemory: logNote))
         }

@@ -195,7 +195,7 @@ final class PostgreSQLConnection {
 
     /// Runs `send`, which sends the deferred `begin` with what follows it, noting whether it
     /// found the connection lost.
-    private func beginning<Result>(with begin: String, _ send: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
+    func beginning<Result>(with begin: String, _ send: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
         do throws(ObjectGraphError) {
             return try send()
         } catch {

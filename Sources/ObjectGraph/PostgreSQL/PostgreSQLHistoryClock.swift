@@ -65,13 +65,21 @@ enum PostgreSQLHistoryClock {
     /// The statement ``commit(on:recording:_:notifying:)`` sends before `COMMIT`, and its
     /// parameters: for a save that sends it with others (see ``PostgreSQLConnection/executeAndCommit(_:)-([PreparedCall])``),
     /// and reads its token from the result with ``token(from:on:)``.
+    ///
+    /// `written` follows the token in the notification's payload (see
+    /// ``WakeUp/notificationSuffix(for:)``).
     static func statement(
-        recording historyInsert: String, _ parameters: [PostgreSQLValue], notifying channel: String?
+        recording historyInsert: String, _ parameters: [PostgreSQLValue], notifying channel: String?, written: String = ""
     ) -> (sql: String, parameters: [PostgreSQLValue]) {
         let prefix = "WITH clock AS (\(advanceSQL)), recorded AS (\(historyInsert)) SELECT token"
         guard let channel else { return ("\(prefix) FROM clock", parameters) }
         let channelPlaceholder = SQLDialect.postgreSQL.placeholder(parameters.count + 1)
-        return ("\(prefix), pg_notify(\(channelPlaceholder), token::text) FROM clock", parameters + [.text(channel)])
+        guard !written.isEmpty else {
+            return ("\(prefix), pg_notify(\(channelPlaceholder), token::text) FROM clock", parameters + [.text(channel)])
+        }
+        let writtenPlaceholder = SQLDialect.postgreSQL.placeholder(parameters.count + 2)
+        return ("\(prefix), pg_notify(\(channelPlaceholder), token::text || \(writtenPlaceholder)) FROM clock",
+                parameters + [.text(channel), .text(written)])
     }
 
     /// Takes the next token for the transaction open on `connection`, and holds the clock until

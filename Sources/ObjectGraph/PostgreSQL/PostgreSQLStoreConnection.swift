@@ -13,6 +13,8 @@ final class PostgreSQLStoreConnection: SQLConnection {
     /// Statements of fetches, most recently used last.
     private var queryStatements: [String: PostgreSQLStatement] = [:]
     private var queryStatementOrder: [String] = []
+    /// Statements whose answers were sent ahead (``sendAhead(_:)``) and may not be taken yet.
+    private var sentAhead: [PostgreSQLStatement] = []
 
     init(_ connection: PostgreSQLConnection, path: String) {
         self.connection = connection
@@ -65,6 +67,31 @@ final class PostgreSQLStoreConnection: SQLConnection {
     func readTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
         guard !connection.isInTransaction else { return try body() }
         return try connection.transaction(.readOnlySnapshot, body)
+    }
+
+    /// Runs `statements` with their current bindings in one round trip (with the transaction's
+    /// deferred `BEGIN`): each keeps its answer for its next ``PostgreSQLStatement/step()``, if
+    /// it is then bound to the same values (otherwise it runs again). Call it in a read
+    /// transaction, whose snapshot the answers and every later statement share, and
+    /// ``forgetAnswersAhead()`` before the transaction ends.
+    func sendAhead(_ statements: [PostgreSQLStatement]) throws(ObjectGraphError) {
+        do throws(ObjectGraphError) {
+            var calls: [PostgreSQLConnection.PreparedCall] = []
+            for statement in statements {
+                calls.append(connection.preparedCall(try connection.prepareInferringTypes(statement.sql), values: statement.values))
+            }
+            let results = try connection.executeTogether(calls)
+            for (statement, result) in zip(statements, results) { statement.keepAnswer(result) }
+            sentAhead += statements
+        } catch {
+            throw Self.translated(error)
+        }
+    }
+
+    /// Drops the answers sent ahead and not taken.
+    func forgetAnswersAhead() {
+        for statement in sentAhead { statement.keepAnswer(nil) }
+        sentAhead = []
     }
 
     func writeTransaction<Result>(_ body: () throws(ObjectGraphError) -> Result) throws(ObjectGraphError) -> Result {
@@ -150,6 +177,8 @@ final class PostgreSQLStatement: SQLStatement {
     private(set) var values: [PropertyValue] = []
     private var result: PostgreSQLResult?
     private var row = -1
+    /// An answer sent ahead (``PostgreSQLStoreConnection/sendAhead(_:)``), and the values it was run with.
+    private var answer: (values: [PropertyValue], result: PostgreSQLResult)?
 
     init(sql: String, connection: PostgreSQLStoreConnection) {
         self.sql = sql
@@ -158,11 +187,21 @@ final class PostgreSQLStatement: SQLStatement {
 
     func step() throws(ObjectGraphError) -> Bool {
         if result == nil {
-            result = try connection.run(self)
+            if let answer, answer.values == values {
+                result = answer.result
+            } else {
+                result = try connection.run(self)
+            }
+            answer = nil
             row = -1
         }
         row += 1
         return row < result!.rowCount
+    }
+
+    /// Keeps `result`, run with the current bindings, for the next ``step()``; `nil` drops it.
+    func keepAnswer(_ result: PostgreSQLResult?) {
+        answer = result.map { (values, $0) }
     }
 
     func run() throws(ObjectGraphError) {

@@ -83,14 +83,20 @@ extension SQLStore {
         var keysByEntity: [EntityDescription: [Int64]] = [:]
         for id in ids { keysByEntity[id.entity, default: []].append(id.primaryKey) }
         for (entity, keys) in keysByEntity {
-            guard let sql = queryBuilder.rows(of: entity) else { throw .unknownEntity(entity.name) }
             let mapping = try mapping(for: entity)
-            let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
-            rows += try run(SQLStatementText(sql: sql, bindings: [.string(list)]), on: connection) { statement throws(ObjectGraphError) in
+            rows += try run(try rowsText(of: entity, keys: keys), on: connection) { statement throws(ObjectGraphError) in
                 try readRow(statement, mapping)
             }
         }
         return rows
+    }
+
+    /// The statement that reads the rows of `entity` with the primary keys `keys`, bound in
+    /// ascending order: the same keys in any order make the same statement (PostgreSQL's
+    /// change watcher sends it ahead, see PostgreSQLStore+History.swift).
+    func rowsText(of entity: EntityDescription, keys: [Int64]) throws(ObjectGraphError) -> SQLStatementText {
+        guard let sql = queryBuilder.rows(of: entity) else { throw .unknownEntity(entity.name) }
+        return SQLStatementText(sql: sql, bindings: [.string("[" + keys.sorted().map(String.init).joined(separator: ",") + "]")])
     }
 
     /// Runs a statement, binding its values, and collects one result per row.

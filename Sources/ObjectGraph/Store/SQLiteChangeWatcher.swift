@@ -42,7 +42,10 @@ final class SQLiteChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
         return statement.int64(at: 0)
     }
 
-    func changes(after token: Int64, storeIdentifier: String, own: Set<Int64>, interest: () -> Set<String>?) throws(ObjectGraphError) -> RemoteChanges {
+    /// `written` is not used: on SQLite the reads cost no round trip.
+    func changes(
+        after token: Int64, storeIdentifier: String, own: Set<Int64>, written: [String: [Int64]], interest: () -> Set<String>?
+    ) throws(ObjectGraphError) -> RemoteChanges {
         lock.lock()
         defer { lock.unlock() }
         defer { store.sqlLog.deliverPending() }
