@@ -63,11 +63,11 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Element = CombiningElement<A.Output, B.Output, C.Output, Never>
-            typealias Storage = TypedLatestValues<A.Output, B.Output, C.Output, Never>
+            typealias Storage = TypedLatestValues<TripleShape<A.Output, B.Output, C.Output>>
             let shell = StateMachineShell(
                 machine: CombineLatestStateMachine<Storage, Failure, any Subscription>(upstreamCount: 3),
                 downstream: subscriber,
-                makeOutput: { ($0.0, $0.1, $0.2.unsafelyUnwrapped) })
+                makeOutput: { $0 })
             shell.start()
             a.receive(subscriber: shell.link(0, Element.first))
             b.receive(subscriber: shell.link(1, Element.second))

@@ -83,11 +83,11 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Element = CombiningElement<A.Output, B.Output, C.Output, D.Output>
-            typealias Storage = TypedLatestValues<A.Output, B.Output, C.Output, D.Output>
+            typealias Storage = TypedLatestValues<QuadrupleShape<A.Output, B.Output, C.Output, D.Output>>
             let shell = StateMachineShell(
                 machine: CombineLatestStateMachine<Storage, Failure, any Subscription>(upstreamCount: 4),
                 downstream: subscriber,
-                makeOutput: { ($0.0, $0.1, $0.2.unsafelyUnwrapped, $0.3.unsafelyUnwrapped) })
+                makeOutput: { $0 })
             shell.start()
             a.receive(subscriber: shell.link(0, Element.first))
             b.receive(subscriber: shell.link(1, Element.second))
