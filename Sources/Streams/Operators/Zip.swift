@@ -59,15 +59,15 @@ extension Publishers {
         /// Attaches `subscriber`, then subscribes to each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Element = CombiningElement<A.Output, B.Output, Never, Never>
-            typealias Storage = TypedZipQueues<A.Output, B.Output, Never, Never>
+            typealias Shape = PairShape<A.Output, B.Output>
+            typealias Storage = TypedZipQueues<Shape>
             let shell = StateMachineShell(
                 machine: ZipStateMachine<Storage, Failure, any Subscription>(upstreamCount: 2),
                 downstream: subscriber,
-                makeOutput: { ($0.0, $0.1) })
+                makeOutput: { $0 })
             shell.start()
-            a.receive(subscriber: shell.link(0, Element.first))
-            b.receive(subscriber: shell.link(1, Element.second))
+            a.receive(subscriber: shell.link(FirstUpstream<Shape>.self))
+            b.receive(subscriber: shell.link(SecondUpstream<Shape>.self))
         }
     }
 }

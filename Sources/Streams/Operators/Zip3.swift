@@ -62,16 +62,16 @@ extension Publishers {
         /// Attaches `subscriber`, then subscribes to each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Element = CombiningElement<A.Output, B.Output, C.Output, Never>
-            typealias Storage = TypedZipQueues<A.Output, B.Output, C.Output, Never>
+            typealias Shape = TripleShape<A.Output, B.Output, C.Output>
+            typealias Storage = TypedZipQueues<Shape>
             let shell = StateMachineShell(
                 machine: ZipStateMachine<Storage, Failure, any Subscription>(upstreamCount: 3),
                 downstream: subscriber,
-                makeOutput: { ($0.0, $0.1, $0.2.unsafelyUnwrapped) })
+                makeOutput: { $0 })
             shell.start()
-            a.receive(subscriber: shell.link(0, Element.first))
-            b.receive(subscriber: shell.link(1, Element.second))
-            c.receive(subscriber: shell.link(2, Element.third))
+            a.receive(subscriber: shell.link(FirstUpstream<Shape>.self))
+            b.receive(subscriber: shell.link(SecondUpstream<Shape>.self))
+            c.receive(subscriber: shell.link(ThirdUpstream<Shape>.self))
         }
     }
 }

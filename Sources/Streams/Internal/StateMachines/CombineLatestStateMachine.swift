@@ -113,6 +113,7 @@ package struct CombineLatestStateMachine<Values: LatestValues, Failure: Error, L
     package static var lentStateHome: WritableKeyPath<Self, LentState> { \.latest }
 
     @inlinable
+    @inline(__always)  // into each link's receive, where the upstream's position is a constant
     package static func receive(taking slot: inout Element?, at index: Int, lentState state: inout Values) -> Values.Combination? {
         slot = state.replace(at: index, with: slot.take().unsafelyUnwrapped)  // the replaced value goes back to the caller
         return state.combination()

@@ -62,22 +62,20 @@ package enum CombiningElement<A, B, C, D> {
 }
 
 /// The subscriber a shell of an ``IndexedUpstreamsStateMachine`` attaches to the upstream at
-/// `index`; `wrap` turns that upstream's values into the machine's elements.
+/// `Position`'s index; `Position` turns that upstream's values into the machine's elements.
 @usableFromInline
-struct IndexedLink<Machine: IndexedUpstreamsStateMachine, Downstream: Subscriber, Input>: Subscriber, CombineDescribing
-where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
+struct IndexedLink<Machine: IndexedUpstreamsStateMachine, Downstream: Subscriber, Position: CombiningPosition>: Subscriber, CombineDescribing
+where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure,
+      Machine.Element == CombiningElement<Position.Shape.A, Position.Shape.B, Position.Shape.C, Position.Shape.D> {
+    @usableFromInline typealias Input = Position.Input
     @usableFromInline typealias Failure = Machine.Failure
 
     @usableFromInline let shell: StateMachineShell<Machine, Downstream>
-    @usableFromInline let index: Int
-    @usableFromInline let wrap: (Input) -> Machine.Element
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(shell: StateMachineShell<Machine, Downstream>, index: Int, wrap: @escaping (Input) -> Machine.Element) {
+    init(shell: StateMachineShell<Machine, Downstream>) {
         self.shell = shell
-        self.index = index
-        self.wrap = wrap
     }
 
     /// As the operator's subscription (`"Zip"`, `"CombineLatest"`, `"Merge"`): an upstream that
@@ -89,7 +87,7 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        shell.update { $0.attach(subscription, at: index) }
+        shell.update { $0.attach(subscription, at: Position.index) }
     }
 
     /// Requests the machine makes of this upstream meanwhile are returned, as Combine's are. With
@@ -97,22 +95,23 @@ where Machine.Link == any Subscription, Machine.Failure == Downstream.Failure {
     /// goes out without the shell's lock.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        var slot: Machine.Element? = wrap(input)
-        if let demand = shell.receiveLent(taking: &slot, at: index) { return demand }
-        return shell.receiveCombining(taking: &slot, at: index)
+        var slot: Machine.Element? = Position.element(input)
+        if let demand = shell.receiveLent(taking: &slot, at: Position.index) { return demand }
+        return shell.receiveCombining(taking: &slot, at: Position.index)
         // `slot` holds what the machine let go of: released on return, unlocked
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        shell.update { $0.complete(at: index, with: completion) }
+        shell.update { $0.complete(at: Position.index, with: completion) }
     }
 }
 
 extension StateMachineShell where Machine: IndexedUpstreamsStateMachine {
-    /// A link that feeds the upstream at `index` into this shell.
+    /// A link that feeds the upstream at `position` into this shell.
     @inlinable
-    func link<Input>(_ index: Int, _ wrap: @escaping (Input) -> Machine.Element) -> IndexedLink<Machine, Downstream, Input> {
-        IndexedLink(shell: self, index: index, wrap: wrap)
+    func link<Position: CombiningPosition>(_ position: Position.Type) -> IndexedLink<Machine, Downstream, Position>
+    where Machine.Element == CombiningElement<Position.Shape.A, Position.Shape.B, Position.Shape.C, Position.Shape.D> {
+        IndexedLink(shell: self)
     }
 }

@@ -2,7 +2,7 @@
 /// position, and how they become a combination.
 ///
 /// The operators use ``TypedLatestValues``, which keeps each value in its upstream's own type
-/// and makes a tuple, so that combining allocates nothing; the machine's tests use
+/// and makes the tuple they publish, so that combining allocates nothing; the machine's tests use
 /// ``UniformLatestValues``, which makes an array.
 @usableFromInline
 package protocol LatestValues: LendableState {
@@ -20,24 +20,24 @@ package protocol LatestValues: LendableState {
     func combination() -> Combination
 }
 
-/// The latest values of up to four upstreams of different types; positions past
-/// ``upstreamCount`` are never used, and their values are `nil` in the combination.
+/// The latest values of two to four upstreams of different types, combined into the tuple
+/// `Shape` says (see ``CombinationShape``); positions past the shape's upstreams are never used.
 @usableFromInline
-package struct TypedLatestValues<A, B, C, D>: LatestValues {
-    @usableFromInline package typealias Element = CombiningElement<A, B, C, D>
-    @usableFromInline package typealias Combination = (A, B, C?, D?)
+package struct TypedLatestValues<Shape: CombinationShape>: LatestValues {
+    @usableFromInline package typealias Element = CombiningElement<Shape.A, Shape.B, Shape.C, Shape.D>
+    @usableFromInline package typealias Combination = Shape.Output
 
-    @usableFromInline package let upstreamCount: Int
-    @usableFromInline var a: A?
-    @usableFromInline var b: B?
-    @usableFromInline var c: C?
-    @usableFromInline var d: D?
+    @usableFromInline var a: Shape.A?
+    @usableFromInline var b: Shape.B?
+    @usableFromInline var c: Shape.C?
+    @usableFromInline var d: Shape.D?
 
     @inlinable
     package init(upstreamCount: Int) {
-        precondition((2...4).contains(upstreamCount), "TypedLatestValues: 2 to 4 upstreams")
-        self.upstreamCount = upstreamCount
+        precondition(upstreamCount == Shape.upstreamCount, "TypedLatestValues: \(Shape.upstreamCount) upstreams, not \(upstreamCount)")
     }
+
+    @inlinable package var upstreamCount: Int { Shape.upstreamCount }
 
     @inlinable
     package func hasValue(at index: Int) -> Bool {
@@ -49,19 +49,21 @@ package struct TypedLatestValues<A, B, C, D>: LatestValues {
         }
     }
 
+    // Comparisons, not a switch: upstreams that take turns would make a jump table's indirect
+    // branch change target with every value.
     @inlinable
+    @inline(__always)
     package mutating func replace(at index: Int, with element: Element) -> Element? {
-        switch element {
-        case .first(let value): defer { a = value }; return a.map(Element.first)
-        case .second(let value): defer { b = value }; return b.map(Element.second)
-        case .third(let value): defer { c = value }; return c.map(Element.third)
-        case .fourth(let value): defer { d = value }; return d.map(Element.fourth)
-        }
+        if case .first(let value) = element { defer { a = value }; return a.map(Element.first) }
+        if case .second(let value) = element { defer { b = value }; return b.map(Element.second) }
+        if case .third(let value) = element { defer { c = value }; return c.map(Element.third) }
+        if case .fourth(let value) = element { defer { d = value }; return d.map(Element.fourth) }
+        return nil
     }
 
     @inlinable
     package func combination() -> Combination {
-        (a.unsafelyUnwrapped, b.unsafelyUnwrapped, c, d)
+        Shape.combine(a.unsafelyUnwrapped, b.unsafelyUnwrapped, c, d)
     }
 
     @inlinable

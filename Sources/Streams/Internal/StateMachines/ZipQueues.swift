@@ -2,8 +2,8 @@
 /// upstream position, and how one value of each becomes a combination.
 ///
 /// The operators use ``TypedZipQueues``, which keeps each upstream's values in that upstream's
-/// own type and makes a tuple, so that pairing values allocates nothing; the machine's tests use
-/// ``UniformZipQueues``, which makes an array.
+/// own type and makes the tuple zip publishes, so that pairing values allocates nothing; the
+/// machine's tests use ``UniformZipQueues``, which makes an array.
 @usableFromInline
 package protocol ZipQueues {
     /// A value of one upstream, as its link hands it in.
@@ -44,24 +44,24 @@ extension ZipQueues {
     }
 }
 
-/// The queues of up to four upstreams of different types; positions past ``upstreamCount`` are
-/// never used, and their values are `nil` in the combination.
+/// The queues of two to four upstreams of different types, combined into the tuple `Shape` says
+/// (see ``CombinationShape``); positions past the shape's upstreams are never used.
 @usableFromInline
-package struct TypedZipQueues<A, B, C, D>: ZipQueues {
-    @usableFromInline package typealias Element = CombiningElement<A, B, C, D>
-    @usableFromInline package typealias Combination = (A, B, C?, D?)
+package struct TypedZipQueues<Shape: CombinationShape>: ZipQueues {
+    @usableFromInline package typealias Element = CombiningElement<Shape.A, Shape.B, Shape.C, Shape.D>
+    @usableFromInline package typealias Combination = Shape.Output
 
-    @usableFromInline package let upstreamCount: Int
-    @usableFromInline var a = ZipLane<A>()
-    @usableFromInline var b = ZipLane<B>()
-    @usableFromInline var c = ZipLane<C>()
-    @usableFromInline var d = ZipLane<D>()
+    @usableFromInline var a = ZipLane<Shape.A>()
+    @usableFromInline var b = ZipLane<Shape.B>()
+    @usableFromInline var c = ZipLane<Shape.C>()
+    @usableFromInline var d = ZipLane<Shape.D>()
 
     @inlinable
     package init(upstreamCount: Int) {
-        precondition((2...4).contains(upstreamCount), "TypedZipQueues: 2 to 4 upstreams")
-        self.upstreamCount = upstreamCount
+        precondition(upstreamCount == Shape.upstreamCount, "TypedZipQueues: \(Shape.upstreamCount) upstreams, not \(upstreamCount)")
     }
+
+    @inlinable package var upstreamCount: Int { Shape.upstreamCount }
 
     @inlinable
     @inline(__always)
@@ -96,9 +96,10 @@ package struct TypedZipQueues<A, B, C, D>: ZipQueues {
     @inlinable
     @inline(__always)
     package mutating func dequeueCombination(countingEmptied emptied: inout Int) -> Combination {
-        (a.removeFirst(countingEmptied: &emptied), b.removeFirst(countingEmptied: &emptied),
-         upstreamCount > 2 ? c.removeFirst(countingEmptied: &emptied) : nil,
-         upstreamCount > 3 ? d.removeFirst(countingEmptied: &emptied) : nil)
+        Shape.combine(
+            a.removeFirst(countingEmptied: &emptied), b.removeFirst(countingEmptied: &emptied),
+            upstreamCount > 2 ? c.removeFirst(countingEmptied: &emptied) : nil,
+            upstreamCount > 3 ? d.removeFirst(countingEmptied: &emptied) : nil)
     }
 
     /// Pairs `element` with the other queues' first values without queueing it.
@@ -106,11 +107,11 @@ package struct TypedZipQueues<A, B, C, D>: ZipQueues {
     @inline(__always)
     package mutating func dequeueCombination(completingWith element: Element, at index: Int, countingEmptied emptied: inout Int) -> Combination {
         assert(isEmpty(at: index), "TypedZipQueues: the completing element's queue is not empty")
-        let first: A = if case .first(let value) = element { value } else { a.removeFirst(countingEmptied: &emptied) }
-        let second: B = if case .second(let value) = element { value } else { b.removeFirst(countingEmptied: &emptied) }
-        let third: C? = if case .third(let value) = element { value } else { upstreamCount > 2 ? c.removeFirst(countingEmptied: &emptied) : nil }
-        let fourth: D? = if case .fourth(let value) = element { value } else { upstreamCount > 3 ? d.removeFirst(countingEmptied: &emptied) : nil }
-        return (first, second, third, fourth)
+        let first: Shape.A = if case .first(let value) = element { value } else { a.removeFirst(countingEmptied: &emptied) }
+        let second: Shape.B = if case .second(let value) = element { value } else { b.removeFirst(countingEmptied: &emptied) }
+        let third: Shape.C? = if case .third(let value) = element { value } else { upstreamCount > 2 ? c.removeFirst(countingEmptied: &emptied) : nil }
+        let fourth: Shape.D? = if case .fourth(let value) = element { value } else { upstreamCount > 3 ? d.removeFirst(countingEmptied: &emptied) : nil }
+        return Shape.combine(first, second, third, fourth)
     }
 
     @inlinable

@@ -101,6 +101,7 @@ package struct ZipStateMachine<Queues: ZipQueues, Failure: Error, Link>: StateLe
     package static var lentStateHome: WritableKeyPath<Self, LentState> { \.pairing }
 
     @inlinable
+    @inline(__always)  // into each link's receive, where the upstream's position is a constant
     package static func receive(taking slot: inout Element?, at index: Int, lentState state: inout ZipPairing<Queues>) -> Queues.Combination? {
         state.pair(slot.take().unsafelyUnwrapped, at: index)
     }
