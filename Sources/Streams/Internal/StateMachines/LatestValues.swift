@@ -49,16 +49,14 @@ package struct TypedLatestValues<Shape: CombinationShape>: LatestValues {
         }
     }
 
-    // Comparisons, not a switch: upstreams that take turns would make a jump table's indirect
-    // branch change target with every value.
     @inlinable
-    @inline(__always)
     package mutating func replace(at index: Int, with element: Element) -> Element? {
-        if case .first(let value) = element { defer { a = value }; return a.map(Element.first) }
-        if case .second(let value) = element { defer { b = value }; return b.map(Element.second) }
-        if case .third(let value) = element { defer { c = value }; return c.map(Element.third) }
-        if case .fourth(let value) = element { defer { d = value }; return d.map(Element.fourth) }
-        return nil
+        switch element {
+        case .first(let value): defer { a = value }; return a.map(Element.first)
+        case .second(let value): defer { b = value }; return b.map(Element.second)
+        case .third(let value): defer { c = value }; return c.map(Element.third)
+        case .fourth(let value): defer { d = value }; return d.map(Element.fourth)
+        }
     }
 
     @inlinable
