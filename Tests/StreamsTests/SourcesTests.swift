@@ -277,6 +277,35 @@ struct SourcesTests {
         #expect((1...3).publisher.sequence == 1...3)
     }
 
+    @Test("a sequence publisher's filter and compactMap call their closure once per element, in order, keep the results in order, and keep no more room than a result of that size")
+    func sequenceFilterAndCompactMap() {
+        var seen: [Int] = []
+        let evens = (0..<1_000).publisher.filter { value in
+            seen.append(value)
+            return value.isMultiple(of: 2)
+        }
+        #expect(seen == Array(0..<1_000))
+        #expect(evens.sequence == Array(stride(from: 0, to: 1_000, by: 2)))
+
+        seen = []
+        let tens = (0..<1_000).publisher.compactMap { value -> String? in
+            seen.append(value)
+            return value.isMultiple(of: 100) ? "\(value)" : nil
+        }
+        #expect(seen == Array(0..<1_000))
+        #expect(tens.sequence == ["0", "100", "200", "300", "400", "500", "600", "700", "800", "900"])
+        // Room for all 1,000 is reserved while filtering; ten results do not keep it.
+        #expect(tens.sequence.capacity < 100)
+        let few = (0..<100_000).publisher.filter { $0 < 3 }
+        #expect(few.sequence == [0, 1, 2])
+        #expect(few.sequence.capacity < 100)
+
+        // A sequence that cannot say how many elements it has.
+        let lazyEvens = (0..<10).lazy.filter { _ in true }.publisher.filter { $0.isMultiple(of: 2) }
+        #expect(lazyEvens.sequence == [0, 2, 4, 6, 8])
+        #expect([Int]().publisher.filter { _ in true }.sequence.isEmpty)
+    }
+
     @Test("a sequence publisher iterates lazily, as values are requested, and each subscriber gets its own iteration")
     func sequenceIsLazy() {
         var produced = 0

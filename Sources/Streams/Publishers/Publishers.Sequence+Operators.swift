@@ -44,7 +44,7 @@ extension Publishers.Sequence {
 
     /// The non-nil results of `transform`.
     @inlinable public func compactMap<T>(_ transform: (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
-        Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
+        Publishers.Sequence<[T], Failure>(sequence: sequence.compactMapReserving(transform))
     }
 
     /// Whether some element satisfies `predicate`.
@@ -69,7 +69,7 @@ extension Publishers.Sequence {
 
     /// The elements that satisfy `isIncluded`.
     @inlinable public func filter(_ isIncluded: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
-        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filterReserving(isIncluded))
     }
 
     /// A publisher that finishes without the elements.
