@@ -87,9 +87,9 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
         let damage = StoreDamage()
         self.damage = damage
         connection = try SQLiteConnection(path: path, firesTriggers: !recordsHistory, options: options, log: sqlLog, damage: damage)
-        let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
+        let opened = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
         hasHistoryTables = try connection.tableNames().contains(HistorySQL.stateTableName)
-        schema = SQLSchema(model: model, stored: stored)
+        schema = opened.layout(for: model, dialect: .sqlite)
         readers = SQLiteReadPool(path: path, options: options, log: sqlLog, damage: damage)
         try restoreMissingIndexes(on: connection)
         try restoreForeignWriteTriggers(on: connection)
