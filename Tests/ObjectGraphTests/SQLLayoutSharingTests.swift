@@ -14,6 +14,15 @@ struct SQLLayoutSharingTests {
         return try #require(store.schema.mappings[description])
     }
 
+    /// Runs `body` with a file `LibraryV1` wrote, in a new directory removed afterwards.
+    static func withLibraryV1File(_ body: (URL) throws -> Void) throws {
+        try SQLiteFixture.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("library.sqlite")
+            try LibraryV1.write(at: url)
+            try body(url)
+        }
+    }
+
     @Test("two stores of one model, on files it wrote, share one layout and each reads its own rows")
     func sharedBetweenFiles() throws {
         let model = try ObjectModel(entities: TestModel.classes)  // a model of this test's own: nothing cached yet
@@ -44,9 +53,7 @@ struct SQLLayoutSharingTests {
 
     @Test("a file migrated to a new version is read with the new version's layout, then the old version is refused")
     func anotherVersionOnTheSameFile() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("library.sqlite")
-            try LibraryV1.write(at: url)
+        try Self.withLibraryV1File { url in
             let old = try PersistentContainer(model: LibraryV1.model, storeURL: url)
             let oldBook = try Self.mapping("Book", of: old)
             old.close()
@@ -75,9 +82,7 @@ struct SQLLayoutSharingTests {
 
     @Test("a file whose migration renamed entities and properties is read through its own names, not the model's new-file layout")
     func renamedFile() throws {
-        try SQLiteFixture.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("library.sqlite")
-            try LibraryV1.write(at: url)
+        try Self.withLibraryV1File { url in
             let migrated = try PersistentContainer(model: Renamed.model, storeURL: url)
             migrated.close()
             try SQLiteFixture.withTemporaryDirectory { other in
