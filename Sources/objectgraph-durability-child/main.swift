@@ -49,8 +49,12 @@ if arguments.count == 2 {
             // A long stage: the test kills the process here, the migration's transaction open.
             while true { Thread.sleep(forTimeInterval: 0.05) }
         }
+        // A page cache smaller than the stage's changes (about 6 MiB), so that SQLite spills
+        // them into the WAL before the commit: the case the test is about.
+        var options = SQLiteOptions()
+        options.pageCacheSize = 2 << 20
         _ = try PersistentContainer(
-            model: model, storeURL: URL(fileURLWithPath: arguments[1]), migrationPlan: MigrationPlan(stages: [stage]),
+            model: model, store: .sqlite(URL(fileURLWithPath: arguments[1]), migrationPlan: MigrationPlan(stages: [stage]), options: options),
             viewContextQueue: DispatchQueue(label: "durability-child.migrate"))
         FileHandle.standardError.write(Data("objectgraph-durability-child: the migration ended\n".utf8))
         exit(1)

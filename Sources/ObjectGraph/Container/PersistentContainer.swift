@@ -60,7 +60,8 @@ public final class PersistentContainer: Sendable {
         let store: any PersistentStore
         switch kind {
         case .inMemory: store = InMemoryStore(recordsHistory: changeFeed.recordsHistory, trimming: changeFeed.trimming)
-        case let .sqlite(url, plan): store = try SQLiteStore(url: url, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory)
+        case let .sqlite(url, plan, options):
+            store = try SQLiteStore(url: url, model: model, migrationPlan: plan, options: options, recordsHistory: changeFeed.recordsHistory)
         case let .postgreSQL(connectionString, plan):
             store = try PostgreSQLStore(connectionString: connectionString, model: model, migrationPlan: plan, recordsHistory: changeFeed.recordsHistory,
                 wakesOtherWriters: changeFeed.wakesOtherWriters)

@@ -36,22 +36,29 @@ struct StoreMigrator<Connection: SQLConnection> {
     }
 
     /// A new file's tables and metadata, for the model; inside the caller's transaction.
-    func createFile() throws(ObjectGraphError) -> StoredSchema {
-        let schema = StoredSchema(model: model)
+    func createFile() throws(ObjectGraphError) -> OpenedSchema {
+        let schema = model.newFileSchema.value(for: model).schema
         for statement in SchemaDefinitions(schema, dialect: connection.dialect).creationStatements { try connection.execute(statement) }
         try StoreMetadata.write(StoreMetadata.rows(schema: schema, model: model), to: connection)
-        return schema
+        return OpenedSchema(stored: schema, isModelsNewFileSchema: true)
     }
 
     /// Migrates the file if it needs it; returns its schema, which describes the model.
-    func bringUpToDate() throws(ObjectGraphError) -> StoredSchema {
-        if let unchanged = try unchangedSchema() { return unchanged }
+    func bringUpToDate() throws(ObjectGraphError) -> OpenedSchema {
+        if let unchanged = try unchangedSchema() { return OpenedSchema(stored: unchanged, isModelsNewFileSchema: true) }
+        let migrated = try migrate()
+        return OpenedSchema(stored: migrated, isModelsNewFileSchema: false)
+    }
+
+    /// ``bringUpToDate()`` for a file that does not hold the model's new-file schema at the
+    /// model's version.
+    private func migrate() throws(ObjectGraphError) -> StoredSchema {
         let state = try readState()
         if plan.erasesStoreOnModelChange, differsFromModel(state) {
             return try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema in
                 try lockSchema()
                 try eraseEverything(state)
-                return try createFile()
+                return try createFile().stored
             }
         }
         let steps = try planSteps(from: state)

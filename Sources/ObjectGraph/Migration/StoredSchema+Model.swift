@@ -104,10 +104,15 @@ extension DeleteRule {
     }
 }
 
-/// The schema a new file gets for a model, and its stored text, worked out once per model.
-final class NewFileSchema: @unchecked Sendable {  // `lock` protects `cached`
+/// The schema a new file gets for a model, its stored text, and the SQL layout of a store on
+/// such a file in each dialect: worked out once per model, so that opening a file the model
+/// wrote (most launches) builds no statement.
+final class NewFileSchema: @unchecked Sendable {  // `lock` protects `cached` and `layouts`
     private let lock = Lock()
     private var cached: (schema: StoredSchema, encoded: String)?
+    // Immutable once made (`SQLSchema` and its `EntityMapping`s have only `let`s), so the
+    // stores of any thread may share one.
+    private var layouts: [SQLDialect: SQLSchema] = [:]
 
     func value(for model: ObjectModel) -> (schema: StoredSchema, encoded: String) {
         if let cached = lock.withLock({ cached }) { return cached }
@@ -115,5 +120,32 @@ final class NewFileSchema: @unchecked Sendable {  // `lock` protects `cached`
         let made = (schema, schema.encoded)
         lock.withLock { cached = made }
         return made
+    }
+
+    /// ``SQLSchema`` on the model's new-file schema, in `dialect`, made on first use. Two
+    /// threads may both make it the first time; the first one stored is kept.
+    func layout(for model: ObjectModel, dialect: SQLDialect) -> SQLSchema {
+        if let layout = lock.withLock({ layouts[dialect] }) { return layout }
+        let made = SQLSchema(model: model, stored: value(for: model).schema, dialect: dialect)
+        return lock.withLock {
+            if let stored = layouts[dialect] { return stored }
+            layouts[dialect] = made
+            return made
+        }
+    }
+}
+
+/// The schema of a file a store has opened (created, found up to date, or migrated), which
+/// describes the store's model.
+struct OpenedSchema {
+    let stored: StoredSchema
+    /// Whether `stored` is the model's new-file schema (``NewFileSchema``): then the store's
+    /// layout is the one the model keeps.
+    let isModelsNewFileSchema: Bool
+
+    /// The store's layout in `dialect`: the model's shared one when the file has the model's
+    /// new-file schema, made for `stored` otherwise (a file whose migrations left other names).
+    func layout(for model: ObjectModel, dialect: SQLDialect) -> SQLSchema {
+        isModelsNewFileSchema ? model.newFileSchema.layout(for: model, dialect: dialect) : SQLSchema(model: model, stored: stored, dialect: dialect)
     }
 }

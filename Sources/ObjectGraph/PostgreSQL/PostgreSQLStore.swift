@@ -74,12 +74,12 @@ final class PostgreSQLStore: SQLStore, @unchecked Sendable {
         let pool = PostgreSQLConnectionPool(connectionString, log: sqlLog)
         self.pool = pool
         let path = path
-        let (stored, place) = try pool.withWriter { connection throws(ObjectGraphError) -> (StoredSchema, (database: String, schema: String)) in
+        let (opened, place) = try pool.withWriter { connection throws(ObjectGraphError) -> (OpenedSchema, (database: String, schema: String)) in
             let opening = PostgreSQLStoreOpening(connection: PostgreSQLStoreConnection(connection, path: path), model: model, plan: migrationPlan)
             return (try opening.prepare(), try opening.place())
         }
         channel = Self.channel(database: place.database, schema: place.schema)
-        schema = SQLSchema(model: model, stored: stored, dialect: .postgreSQL)
+        schema = opened.layout(for: model, dialect: .postgreSQL)
         try pool.withWriter { connection throws(ObjectGraphError) in
             let adapter = PostgreSQLStoreConnection(connection, path: path)
             try restoreMissingIndexes(on: adapter) { () throws(ObjectGraphError) in try PostgreSQLStoreOpening.lockStore(on: adapter) }

@@ -18,7 +18,7 @@ struct PostgreSQLStoreOpening {
     static let minimumServerVersion = 140_000
 
     /// Prepares the schema; returns its layout, which describes the model.
-    func prepare() throws(ObjectGraphError) -> StoredSchema {
+    func prepare() throws(ObjectGraphError) -> OpenedSchema {
         try checkServer()
         let connection = connection
         var migrator = StoreMigrator(connection: connection, model: model, plan: plan) { model, stored in
@@ -26,7 +26,7 @@ struct PostgreSQLStoreOpening {
         }
         migrator.lockSchema = { () throws(ObjectGraphError) in try Self.lockStore(on: connection) }
         if try !connection.tableNames().contains(SQLSchema.metadataTableName) {
-            let created = try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema? in
+            let created = try connection.writeTransaction { () throws(ObjectGraphError) -> OpenedSchema? in
                 try Self.lockStore(on: connection)
                 // Another opener may have created the store since the first look.
                 guard try !connection.tableNames().contains(SQLSchema.metadataTableName) else { return nil }

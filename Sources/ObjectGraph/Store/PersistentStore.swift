@@ -7,12 +7,14 @@ import Foundation
 /// let onDisk = try PersistentContainer(model: model, storeURL: url)
 /// let forTests = try PersistentContainer(model: model, store: .inMemory)
 /// let migrated = try PersistentContainer(model: model, store: .sqlite(url, migrationPlan: plan))
+/// let tuned = try PersistentContainer(model: model, store: .sqlite(url, options: options))
 /// let shared = try PersistentContainer(model: model, store: .postgreSQL("postgresql://app@db.example.com/orders"))
 /// ```
 public enum StoreKind: Sendable {
     /// A SQLite database file at the URL; created if missing, brought to the model by the plan
-    /// (see ``MigrationPlan``) if an earlier model wrote it.
-    case sqlite(URL, migrationPlan: MigrationPlan = MigrationPlan())
+    /// (see ``MigrationPlan``) if an earlier model wrote it; its connections set up as the
+    /// options say (see ``SQLiteOptions``).
+    case sqlite(URL, migrationPlan: MigrationPlan = MigrationPlan(), options: SQLiteOptions = SQLiteOptions())
     /// A PostgreSQL database, shared by every process and machine that opens it: a libpq
     /// connection string (a `postgresql://` URI or `key=value` pairs; every libpq parameter,
     /// TLS included, passes through). The store's tables live in the first schema of the

@@ -14,7 +14,7 @@ final class SQLiteChangeWatcher: StoreChangeWatcher, @unchecked Sendable {
 
     init(store: SQLiteStore) throws(ObjectGraphError) {
         self.store = store
-        connection = try SQLiteConnection(path: store.path, readOnly: true, log: store.sqlLog)
+        connection = try SQLiteConnection(path: store.path, readOnly: true, options: store.options, log: store.sqlLog)
     }
 
     func look() throws(ObjectGraphError) -> StoreLook {

@@ -10,6 +10,8 @@ import Foundation
 /// would only add cost.
 final class SQLiteConnection: SQLConnection {
     let path: String
+    /// The options it was opened with (see ``SQLiteOptions``).
+    let options: SQLiteOptions
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     /// Statements whose text depends on the data (a fetch's predicate, the columns an update
@@ -33,16 +35,18 @@ final class SQLiteConnection: SQLConnection {
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
     /// Opens (or creates) the file; a read-only connection (for ``SQLiteReadPool``) never
-    /// creates it. Nothing is read or written yet: SQLite reads the header on the first
-    /// statement, so a damaged file is detected by the caller's first query.
+    /// creates it. Nothing is written yet, and nothing read but the schema (to set the page
+    /// cache): a damaged file is detected here or by the caller's first query.
     ///
     /// A connection of the store fires no trigger of the file (``HistorySQL/foreignWriteTriggers``
     /// count the writes of every other program), unless `firesTriggers`: a store that records no
-    /// history writes as any other program does.
+    /// history writes as any other program does. `options` set up its page cache.
     init(
-        path: String, readOnly: Bool = false, firesTriggers: Bool = false, log: SQLLog? = nil, damage: StoreDamage? = nil
+        path: String, readOnly: Bool = false, firesTriggers: Bool = false, options: SQLiteOptions = SQLiteOptions(), log: SQLLog? = nil,
+        damage: StoreDamage? = nil
     ) throws(ObjectGraphError) {
         self.path = path
+        self.options = options
         self.log = log
         self.damage = damage
         var opened: OpaquePointer?
@@ -77,6 +81,9 @@ final class SQLiteConnection: SQLConnection {
         guard SQLiteQueryFunctions.register(on: handle) else {
             throw .storeUnavailable(path: path, message: "the query collations and functions could not be registered")
         }
+        // `cache_size` reads the schema (as the first statement would anyway): a damaged file
+        // fails here with the error a statement would have met.
+        for pragma in options.connectionPragmas { try execute(pragma) }
     }
 
     /// Set by ``close()``: every later call throws ``ObjectGraphError/storeClosed(path:)``.

@@ -24,6 +24,8 @@ final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and
     private var isClosed = false
     private let permits: DispatchSemaphore
     let path: String
+    /// How each reader is set up.
+    let options: SQLiteOptions
     /// Where the readers report their statements (see ``SQLLog``).
     let log: SQLLog?
     /// Where the readers record damage they meet (see ``StoreDamage``).
@@ -36,8 +38,9 @@ final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and
 
     /// A pool for the file at `path`, which must exist and be in WAL mode (the writer's
     /// opening sees to both).
-    init(path: String, log: SQLLog? = nil, damage: StoreDamage? = nil, maximumReaders: Int = 4) {
+    init(path: String, options: SQLiteOptions = SQLiteOptions(), log: SQLLog? = nil, damage: StoreDamage? = nil, maximumReaders: Int = 4) {
         self.path = path
+        self.options = options
         self.log = log
         self.damage = damage
         self.maximumReaders = maximumReaders
@@ -49,6 +52,7 @@ final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and
     /// user serializes them (a migration stage runs on one queue).
     init(pinnedTo connection: SQLiteConnection) {
         path = connection.path
+        options = connection.options
         log = nil
         damage = connection.damage
         maximumReaders = 1
@@ -99,7 +103,7 @@ final class SQLiteReadPool: @unchecked Sendable {  // `lock` protects `idle` and
         if closed { throw .storeClosed(path: path) }
         if let connection { return connection }
         // Opened outside the lock: it touches the file.
-        return try SQLiteConnection(path: path, readOnly: true, log: log, damage: damage)
+        return try SQLiteConnection(path: path, readOnly: true, options: options, log: log, damage: damage)
     }
 
     private func giveBack(_ connection: SQLiteConnection) {

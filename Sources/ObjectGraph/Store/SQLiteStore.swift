@@ -45,6 +45,8 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
 
     let path: String
     let model: ObjectModel
+    /// How the store's connections are set up.
+    let options: SQLiteOptions
     let schema: SQLSchema
     /// The statements of the fetch shapes run on this store; the schema is fixed for its life.
     let fetchStatements = FetchStatementCache()
@@ -73,18 +75,22 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
     ///
     /// With `recordsHistory` off, saves write no history: other containers then take them for
     /// writes that bypassed the store (see ``ChangeFeedOptions/recordsHistory``).
-    init(url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan(), recordsHistory: Bool = true) throws(ObjectGraphError) {
+    init(
+        url: URL, model: ObjectModel, migrationPlan: MigrationPlan = MigrationPlan(), options: SQLiteOptions = SQLiteOptions(),
+        recordsHistory: Bool = true
+    ) throws(ObjectGraphError) {
         path = url.path
         self.model = model
+        self.options = options
         self.recordsHistory = recordsHistory
         try SQLiteStoreOpening.checkBeforeOpening(path: path)
         let damage = StoreDamage()
         self.damage = damage
-        connection = try SQLiteConnection(path: path, firesTriggers: !recordsHistory, log: sqlLog, damage: damage)
-        let stored = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
+        connection = try SQLiteConnection(path: path, firesTriggers: !recordsHistory, options: options, log: sqlLog, damage: damage)
+        let opened = try SQLiteStoreOpening(connection: connection, model: model, plan: migrationPlan).prepareFile()
         hasHistoryTables = try connection.tableNames().contains(HistorySQL.stateTableName)
-        schema = SQLSchema(model: model, stored: stored)
-        readers = SQLiteReadPool(path: path, log: sqlLog, damage: damage)
+        schema = opened.layout(for: model, dialect: .sqlite)
+        readers = SQLiteReadPool(path: path, options: options, log: sqlLog, damage: damage)
         try restoreMissingIndexes(on: connection)
         try restoreForeignWriteTriggers(on: connection)
     }
@@ -95,6 +101,7 @@ final class SQLiteStore: SQLStore, @unchecked Sendable {
         path = connection.path
         self.model = model
         self.connection = connection
+        options = connection.options
         damage = connection.damage ?? StoreDamage()
         schema = SQLSchema(model: model, stored: stored)
         readers = SQLiteReadPool(pinnedTo: connection)

@@ -60,7 +60,7 @@ struct SQLiteStoreOpening {
     }
 
     /// Prepares the file; returns its schema, which describes the model.
-    func prepareFile() throws(ObjectGraphError) -> StoredSchema {
+    func prepareFile() throws(ObjectGraphError) -> OpenedSchema {
         try connection.execute("PRAGMA synchronous = FULL")  // see SQLiteStore: every returned save must survive
         try connection.execute("PRAGMA foreign_keys = OFF")  // the contexts maintain inverses and delete rules
         let connection = connection
@@ -69,7 +69,7 @@ struct SQLiteStoreOpening {
         }
         if try connection.tableNames().isEmpty {
             try setJournalMode()
-            let created = try connection.writeTransaction { () throws(ObjectGraphError) -> StoredSchema? in
+            let created = try connection.writeTransaction { () throws(ObjectGraphError) -> OpenedSchema? in
                 // Another connection may have created the store since the first look.
                 guard try connection.tableNames().isEmpty else { return nil }
                 let schema = try migrator.createFile()

@@ -9,7 +9,7 @@ struct MigrationDurabilityTests {
     func killedDuringAStage() throws {
         try SQLiteFixture.withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("migrating.sqlite")
-            // Enough data that the stage's changes spill out of SQLite's cache into the WAL.
+            // Enough data that the stage's changes spill out of the child's 2 MiB page cache into the WAL.
             let payload = String(repeating: "p", count: 2_048)
             try SQLiteFixture.withViewContext(at: url, model: SQLiteFixture.durabilityModel) { context in
                 for sequence in 1...3_000 {
