@@ -73,7 +73,7 @@ extension ManagedObjectContext {
         let plan = try makePlan(request)
         guard let engine = plan.engine, plan.predicate.isExact, plan.sortKeys != nil,
               plan.memoryObjects.isEmpty || request.sortDescriptors.isEmpty else {
-            return try fetch(request).compactMap(\.objectID)
+            return try fetch(request).compactMap { $0.objectID }
         }
         var query = plan.storeQuery
         let window = windowInSQL(plan, query: &query)

@@ -111,8 +111,8 @@ extension FetchedResultsController {
         if tellsHoldings {
             let identities = fetchedIdentities
             observation?.hold(
-                affected.lazy.filter { identities.contains(ObjectIdentifier($0)) }.compactMap(\.objectID),
-                release: affected.lazy.filter { !identities.contains(ObjectIdentifier($0)) }.compactMap(\.objectID))
+                affected.lazy.filter { identities.contains(ObjectIdentifier($0)) }.compactMap { $0.objectID },
+                release: affected.lazy.filter { !identities.contains(ObjectIdentifier($0)) }.compactMap { $0.objectID })
         }
         report(affected: affected, oldIndex: oldIndex, newIndex: newIndex, oldTable: oldTable,
                deletedSections: deletedSections, createdSectionNames: createdSectionNames)

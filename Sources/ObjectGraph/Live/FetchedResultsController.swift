@@ -85,7 +85,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
             observation = managedObjectContext.observeChanges(interest) { [weak self] change in
                 self?.apply(change)
             }
-            if tellsHoldings { observation?.replaceHoldings(with: fetchedObjects.lazy.compactMap(\.objectID)) }
+            if tellsHoldings { observation?.replaceHoldings(with: fetchedObjects.lazy.compactMap { $0.objectID }) }
         }
     }
 
@@ -101,7 +101,9 @@ public final class FetchedResultsController<Object: ManagedObject> {
         fetchedKeys = sortKeys.keyColumn(for: objects)
         fetchedIdentities = Set(objects.map(ObjectIdentifier.init))
         sectionTable = sectionNameKeyPath.map { keyPath in SectionTable(sortedNames: objects.lazy.map { $0[keyPath: keyPath] }) } ?? SectionTable()
-        if tellsHoldings { observation?.replaceHoldings(with: objects.lazy.compactMap(\.objectID)) }
+        // A closure, not `\.objectID`: a key path through the generic `Object` is built anew,
+        // from its mangled name, every time it is evaluated.
+        if tellsHoldings { observation?.replaceHoldings(with: objects.lazy.compactMap { $0.objectID }) }
     }
 
     /// Stops following the context.
