@@ -137,4 +137,32 @@ struct CombineLatestOperatorsTests {
         let sequences = RuleCheck.run(make: { (1...10).publisher.combineLatest((11...20).publisher, +) })
         #expect(sequences.isEmpty, "\(sequences)")
     }
+
+    @Test("with three and four upstreams of one type, each upstream's latest value takes its own place in the tuple, and its completion and cancel are its own")
+    func positionsOfOneType() {
+        let upstreams = testPublishers(4)
+        let four = TestSubscriber<String, TestError>()
+        upstreams[0].combineLatest(upstreams[1], upstreams[2], upstreams[3]).map { "\($0.0) \($0.1) \($0.2) \($0.3)" }.subscribe(four)
+        four.request(.unlimited)
+        for (position, value) in [(3, 4), (1, 2), (2, 3), (0, 1), (2, 30), (0, 10)] { _ = upstreams[position].send(value) }
+        #expect(four.values == ["1 2 3 4", "1 2 30 4", "10 2 30 4"])
+        // The third finishing ends nothing: the others still send, with its last value in its place.
+        upstreams[2].send(completion: .finished)
+        _ = upstreams[3].send(40)
+        #expect(four.values.last == "10 2 30 40")
+        #expect(four.completion == nil)
+        upstreams[1].send(completion: .failure(.boom))
+        #expect(four.completion == .failure(.boom))
+        #expect(upstreams.map(\.cancelCount) == [1, 0, 0, 1])
+
+        let three = testPublishers(3)
+        let subscriber = TestSubscriber<String, TestError>()
+        three[0].combineLatest(three[1], three[2]).map { "\($0.0) \($0.1) \($0.2)" }.subscribe(subscriber)
+        subscriber.request(.unlimited)
+        for (position, value) in [(2, 3), (0, 1), (1, 2), (1, 20)] { _ = three[position].send(value) }
+        #expect(subscriber.values == ["1 2 3", "1 20 3"])
+        for upstream in three { upstream.send(completion: .finished) }
+        #expect(subscriber.completion == .finished)
+        #expect(three.map(\.cancelCount) == [0, 0, 0])
+    }
 }

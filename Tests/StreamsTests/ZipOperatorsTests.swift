@@ -100,4 +100,28 @@ struct ZipOperatorsTests {
         let sequences = RuleCheck.run(make: { (1...10).publisher.zip((11...20).publisher, (21...25).publisher) { $0 + $1 + $2 } })
         #expect(sequences.isEmpty, "\(sequences)")
     }
+
+    @Test("with three and four upstreams of one type, each upstream's values take its own place in the tuple, and its completion and cancel are its own")
+    func positionsOfOneType() {
+        let upstreams = testPublishers(4)
+        let four = TestSubscriber<String, TestError>()
+        upstreams[0].zip(upstreams[1], upstreams[2], upstreams[3]).map { "\($0.0) \($0.1) \($0.2) \($0.3)" }.subscribe(four)
+        four.request(.unlimited)
+        // Sent in an order that is not the positions', so that a swapped position shows.
+        for (position, value) in [(3, 4), (1, 2), (2, 3), (0, 1), (2, 30), (0, 10), (3, 40), (1, 20)] { _ = upstreams[position].send(value) }
+        #expect(four.values == ["1 2 3 4", "10 20 30 40"])
+        upstreams[2].send(completion: .finished)
+        #expect(four.completion == .finished)
+        #expect(upstreams.map(\.cancelCount) == [1, 1, 0, 1])
+
+        let three = testPublishers(3)
+        let subscriber = TestSubscriber<String, TestError>()
+        three[0].zip(three[1], three[2]).map { "\($0.0) \($0.1) \($0.2)" }.subscribe(subscriber)
+        subscriber.request(.unlimited)
+        for (position, value) in [(2, 3), (0, 1), (1, 2)] { _ = three[position].send(value) }
+        #expect(subscriber.values == ["1 2 3"])
+        three[1].send(completion: .failure(.boom))
+        #expect(subscriber.completion == .failure(.boom))
+        #expect(three.map(\.cancelCount) == [1, 0, 1])
+    }
 }
